@@ -1,0 +1,69 @@
+"""Global numeric settings: default float type, fuzz factor, image layout.
+
+Mirrors `keras.config` (`floatx`, `epsilon`, `image_data_format`).
+"""
+
+_FLOATX = "float32"
+_EPSILON = 1e-7
+_IMAGE_DATA_FORMAT = "channels_last"
+_FLOAT_TYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+def backend():
+    """Name of the array backend: always `"numpy"` in kerasish."""
+    return "numpy"
+
+
+def floatx():
+    """Default float type as a string, e.g. `"float32"`."""
+    return _FLOATX
+
+
+def set_floatx(value):
+    """Set the default float type (`"float16"`, `"float32"`, `"float64"`)."""
+    global _FLOATX
+    value = str(value)
+    if value not in _FLOAT_TYPES:
+        raise ValueError(
+            f"Unknown `floatx` value. Expected one of {_FLOAT_TYPES}. "
+            f"Received: floatx={value!r}")
+    _FLOATX = value
+
+
+def epsilon():
+    """Fuzz factor used to avoid division by zero (default `1e-7`)."""
+    return _EPSILON
+
+
+def set_epsilon(value):
+    """Set the fuzz factor returned by `epsilon()`."""
+    global _EPSILON
+    _EPSILON = float(value)
+
+
+def image_data_format():
+    """Default image layout: `"channels_last"` or `"channels_first"`."""
+    return _IMAGE_DATA_FORMAT
+
+
+def set_image_data_format(data_format):
+    """Set the default image layout."""
+    global _IMAGE_DATA_FORMAT
+    data_format = str(data_format).lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(
+            "`data_format` must be 'channels_first' or 'channels_last'. "
+            f"Received: data_format={data_format!r}")
+    _IMAGE_DATA_FORMAT = data_format
+
+
+def standardize_data_format(data_format):
+    """Resolve `None` to the global default and validate the value."""
+    if data_format is None:
+        return _IMAGE_DATA_FORMAT
+    data_format = str(data_format).lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(
+            "The `data_format` argument must be one of 'channels_first', "
+            f"'channels_last'. Received: data_format={data_format!r}")
+    return data_format

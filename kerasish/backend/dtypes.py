@@ -1,0 +1,47 @@
+"""Dtype names and Keras's type-promotion rule for mixed int/float inputs."""
+import numpy as np
+
+from kerasish.backend import config
+
+_ALIASES = {"float": "float32", "int": "int32", "double": "float64",
+            "half": "float16", "bool_": "bool"}
+
+
+def standardize_dtype(dtype):
+    """Return the canonical string name of `dtype` (`None` means floatx).
+
+    >>> standardize_dtype(np.float64)
+    'float64'
+    """
+    if dtype is None:
+        return config.floatx()
+    if isinstance(dtype, str):
+        name = _ALIASES.get(dtype, dtype)
+    elif hasattr(dtype, "name") and isinstance(dtype.name, str):
+        name = dtype.name
+    else:
+        try:
+            name = np.dtype(dtype).name
+        except TypeError:
+            raise ValueError(f"Invalid dtype: {dtype!r}") from None
+    if name == "bfloat16":
+        raise ValueError("bfloat16 is not supported by the numpy runtime. "
+                         "Received: dtype='bfloat16'")
+    try:
+        np.dtype(name)
+    except TypeError:
+        raise ValueError(f"Invalid dtype: {dtype!r}") from None
+    return name
+
+
+def is_float(dtype):
+    return np.dtype(standardize_dtype(dtype)).kind == "f"
+
+
+def result_type(*dtypes):
+    """Keras's promotion: any float wins over ints (int32 + float32 -> float32)."""
+    names = [standardize_dtype(d) for d in dtypes]
+    floats = [n for n in names if np.dtype(n).kind in "fc"]
+    if floats:
+        return np.result_type(*floats).name
+    return np.result_type(*names).name

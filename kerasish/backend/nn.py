@@ -1,0 +1,157 @@
+"""Neural-network primitives: activations, softmax, fused cross-entropy.
+
+The cross-entropy primitives are fused with their softmax because the
+composite (softmax -> log -> pick) loses precision for confident logits and
+costs three passes; the fused VJP is simply `softmax - onehot`.
+"""
+import numpy as np
+
+from kerasish.backend.primitive import primitive
+
+_quiet = dict(divide="ignore", over="ignore", invalid="ignore",
+              under="ignore")
+
+
+@primitive
+def relu(x):
+    return np.maximum(x, 0)
+
+
+@relu.defvjp
+def _relu_vjp(g, out, x):
+    # Zero gradient at exactly 0 (jax.nn.relu's documented choice); a
+    # relu written as maximum(x, 0) would give 0.5 there.
+    return (g * (x > 0),)
+
+
+@primitive
+def sigmoid(x):
+    with np.errstate(**_quiet):
+        return 1 / (1 + np.exp(-x))
+
+
+@sigmoid.defvjp
+def _sigmoid_vjp(g, out, x):
+    return (g * out * (1 - out),)
+
+
+@primitive
+def softplus(x):
+    # log(1 + e^x) without overflow: max(x, 0) + log1p(e^-|x|).
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+@softplus.defvjp
+def _softplus_vjp(g, out, x):
+    with np.errstate(**_quiet):
+        return (g / (1 + np.exp(-x)),)
+
+
+def _shifted(x, axis):
+    return x - np.max(x, axis=axis, keepdims=True)
+
+
+@primitive
+def softmax(x, *, axis=-1):
+    with np.errstate(**_quiet):
+        e = np.exp(_shifted(x, axis))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@softmax.defvjp
+def _softmax_vjp(g, out, x, *, axis=-1):
+    gy = g * out
+    return (gy - out * np.sum(gy, axis=axis, keepdims=True),)
+
+
+@primitive
+def log_softmax(x, *, axis=-1):
+    with np.errstate(**_quiet):
+        z = _shifted(x, axis)
+        return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
+
+
+@log_softmax.defvjp
+def _log_softmax_vjp(g, out, x, *, axis=-1):
+    return (g - np.exp(out) * np.sum(g, axis=axis, keepdims=True),)
+
+
+@primitive(saves=True)
+def softmax_cross_entropy(target, logits, *, axis=-1):
+    """`-sum(target * log_softmax(logits))` over `axis` (dense targets)."""
+    logp = log_softmax.fwd(logits, axis=axis)
+    return -np.sum(target * logp, axis=axis), logp
+
+
+@softmax_cross_entropy.defvjp
+def _softmax_cross_entropy_vjp(g, out, target, logits, *, axis=-1, needs,
+                               saved):
+    logp = saved
+    g = np.expand_dims(g, axis)
+    d_logits = d_target = None
+    if needs[1]:
+        total = np.sum(target, axis=axis, keepdims=True)
+        d_logits = g * (np.exp(logp) * total - target)
+    if needs[0]:
+        d_target = -g * logp
+    return d_target, d_logits
+
+
+@primitive(saves=True)
+def sparse_softmax_cross_entropy(labels, logits, *, axis=-1):
+    """`-log_softmax(logits)[label]` along `axis`, for integer labels."""
+    logp = log_softmax.fwd(logits, axis=axis)
+    idx = np.expand_dims(labels, axis)
+    return -np.squeeze(np.take_along_axis(logp, idx, axis=axis), axis), logp
+
+
+@sparse_softmax_cross_entropy.defvjp
+def _sparse_softmax_cross_entropy_vjp(g, out, labels, logits, *, axis=-1,
+                                      saved):
+    grad = np.exp(saved)
+    idx = np.expand_dims(labels, axis)
+    np.put_along_axis(grad, idx, np.take_along_axis(grad, idx, axis) - 1,
+                      axis=axis)
+    return None, grad * np.expand_dims(g, axis)
+
+
+def _pick(a, labels, axis):
+    """`a[..., label, ...]` along `axis` (fast path for 2-D, last axis)."""
+    if a.ndim == 2 and axis in (-1, 1):
+        return a[np.arange(a.shape[0]), labels]
+    idx = np.expand_dims(labels, axis)
+    return np.squeeze(np.take_along_axis(a, idx, axis=axis), axis)
+
+
+@primitive(saves=True)
+def sparse_probs_cross_entropy(labels, probs, *, axis=-1, eps=1e-7):
+    """`-log(clip(probs / sum(probs), eps, 1 - eps))[label]`.
+
+    Keras's formula for `from_logits=False`, fused into one primitive: the
+    composite takes seven ops per step in a classifier's loss.
+    """
+    total = np.sum(probs, axis=axis, keepdims=True)
+    p_label = _pick(probs, labels, axis) / np.squeeze(total, axis)
+    with np.errstate(divide="ignore"):
+        out = -np.log(np.clip(p_label, eps, 1 - eps))
+    return out, (p_label, total)
+
+
+@sparse_probs_cross_entropy.defvjp
+def _sparse_probs_ce_vjp(g, out, labels, probs, *, axis=-1, eps=1e-7,
+                         saved):
+    # d/dprobs_j of -log(probs_l / S) is 1/S - [j == l] / probs_l, and zero
+    # where the clip is active (as the gradient of clip is).
+    p_label, total = saved
+    g = g * ((p_label > eps) & (p_label < 1 - eps))
+    g_b = np.expand_dims(g, axis)
+    grad = np.broadcast_to(g_b / total, probs.shape).copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        delta = g / (p_label * np.squeeze(total, axis))
+    if grad.ndim == 2 and axis in (-1, 1):
+        grad[np.arange(grad.shape[0]), labels] -= delta
+    else:
+        idx = np.expand_dims(labels, axis)
+        np.put_along_axis(grad, idx, np.take_along_axis(grad, idx, axis) -
+                          np.expand_dims(delta, axis), axis=axis)
+    return None, grad

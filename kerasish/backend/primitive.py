@@ -1,0 +1,156 @@
+"""Differentiable primitives: a forward function and its VJP, side by side.
+
+    @primitive
+    def multiply(a, b):
+        return a * b
+
+    @multiply.defvjp
+    def _multiply_vjp(g, out, a, b):
+        return unbroadcast(g * b, a), unbroadcast(g * a, b)
+
+Positional arguments are the array inputs; keyword arguments are static
+parameters (axis, shapes, ...) passed unchanged to the forward and the VJP.
+A VJP receives numpy arrays `(g, out, *inputs, **params)` and returns one
+gradient per input (`None` where an input is not differentiable), already
+reduced to that input's shape. Two optional keyword arguments, declared by
+name in the VJP's signature, are passed when present:
+
+* `needs`: a tuple of bools, which inputs need a gradient, so that a costly
+  unused gradient (the input gradient of a first layer) can be skipped;
+* `saved`: what the forward stashed, for primitives declared with
+  `@primitive(saves=True)`, whose forward returns `(out, saved)`.
+
+`defvjps(fn_a, fn_b, ...)` registers one rule per input instead (autograd's
+style); each is called only when its input needs a gradient.
+"""
+import inspect
+
+import numpy as np
+
+from kerasish.backend.tape import _local as _state
+from kerasish.backend.tensor import Tensor
+
+
+def unbroadcast(g, like):
+    """Sum `g` over the axes that broadcasting added to `like`'s shape."""
+    shape = np.shape(like) if not isinstance(like, tuple) else like
+    if g.shape == shape:
+        return g
+    extra = g.ndim - len(shape)
+    if extra:
+        g = g.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape)
+
+
+def to_array(x):
+    """Unwrap a primitive argument: Tensor -> ndarray; scalars stay weak."""
+    if isinstance(x, Tensor):
+        return x._value
+    if isinstance(x, (np.ndarray, np.generic, int, float, bool, complex)):
+        return x
+    if x is None:
+        raise TypeError("Expected a tensor, array or number. Received: None")
+    if isinstance(x, (list, tuple)):
+        return _sequence_to_array(x)
+    if hasattr(x, "__array__"):
+        return np.asarray(x)
+    raise TypeError(
+        "Expected a tensor, array or number. "
+        f"Received: {type(x).__name__} {x!r:.80}")
+
+
+def _sequence_to_array(seq):
+    from kerasish.backend import config
+    arr = np.asarray([to_array(v) if isinstance(v, Tensor) else v
+                      for v in seq])
+    if arr.dtype == np.float64:
+        arr = arr.astype(config.floatx())
+    elif arr.dtype == np.int64:
+        arr = arr.astype("int32")
+    return arr
+
+
+class Primitive:
+    """A named differentiable operation; call it like the forward function."""
+
+    def __init__(self, fwd, name=None, saves=False):
+        self.fwd = fwd
+        self.name = name or fwd.__name__
+        self.saves = saves
+        self._vjp = None
+        self._per_input = None
+        self._vjp_kwargs = ()
+        self.__doc__ = fwd.__doc__
+        self.__wrapped__ = fwd
+
+    def __repr__(self):
+        return f"<primitive {self.name}>"
+
+    def defvjp(self, fn):
+        """Register one VJP returning a gradient for every input."""
+        params = inspect.signature(fn).parameters
+        self._vjp = fn
+        self._vjp_kwargs = tuple(k for k in ("needs", "saved") if k in params)
+        return fn
+
+    def defvjps(self, *fns):
+        """Register one VJP per input (`None` for non-differentiable ones)."""
+        self._per_input = fns
+        return fns
+
+    def __call__(self, *args, **params):
+        arrays = [a._value if isinstance(a, Tensor) else to_array(a)
+                  for a in args]
+        if self.saves:
+            out, saved = self.fwd(*arrays, **params)
+        else:
+            out, saved = self.fwd(*arrays, **params), None
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        result = Tensor(out)
+        tapes = _state.tapes
+        if tapes:
+            for tape in tapes:
+                tape.record(self, args, arrays, result, params, saved)
+        return result
+
+    def vjp(self, g, record):
+        """Gradients of one recorded call, aligned with its inputs."""
+        out = record.out._value
+        if self._per_input is not None:
+            return tuple(
+                fn(g, out, *record.arrays, **record.params)
+                if need and fn is not None else None
+                for fn, need in zip(self._per_input, record.needs))
+        if self._vjp is None:
+            raise NotImplementedError(
+                f"Primitive `{self.name}` has no gradient rule.")
+        kwargs = record.params
+        if self._vjp_kwargs:
+            kwargs = dict(kwargs)
+            if "needs" in self._vjp_kwargs:
+                kwargs["needs"] = record.needs
+            if "saved" in self._vjp_kwargs:
+                kwargs["saved"] = record.saved
+        return self._vjp(g, out, *record.arrays, **kwargs)
+
+
+def primitive(fwd=None, *, name=None, saves=False):
+    """Decorator turning a numpy function into a differentiable `Primitive`."""
+    if fwd is None:
+        return lambda f: Primitive(f, name=name, saves=saves)
+    return Primitive(fwd, name=name, saves=saves)
+
+
+def nondiff(fn):
+    """Wrap a numpy function whose result has no gradient (argmax, ==, ...)."""
+    def wrapper(*args, **params):
+        out = fn(*[to_array(a) for a in args], **params)
+        return Tensor(out if type(out) is np.ndarray else np.asarray(out))
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped__ = fn
+    return wrapper

@@ -1,0 +1,201 @@
+"""Random numbers: `SeedGenerator`, the global seed, and the draw functions.
+
+As in Keras 3, an int `seed` is stateless (the same numbers on every call),
+a `SeedGenerator` advances with each draw, and `seed=None` draws from the
+global generator that `kerasish.utils.set_random_seed` resets. A generator's
+state can be read and restored exactly (`get_state`/`set_state`), which is
+what a bit-exact resume needs.
+"""
+import random as _pyrandom
+
+import numpy as np
+
+from kerasish.backend import dtypes
+from kerasish.backend.tensor import Tensor
+
+
+class SeedGenerator:
+    """Stateful source of random numbers.
+
+    Args:
+        seed: Optional int; `None` seeds from the global generator.
+
+    Example:
+
+    >>> from kerasish import random
+    >>> gen = random.SeedGenerator(1)
+    >>> a = random.normal((2,), seed=gen)
+    >>> b = random.normal((2,), seed=gen)
+    >>> bool((a.numpy() != b.numpy()).all())
+    True
+    """
+
+    def __init__(self, seed=None, name=None, **kwargs):
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise ValueError(
+                "Argument `seed` must be an integer or None. "
+                f"Received: seed={seed!r}")
+        if seed is None:
+            seed = int(global_generator().rng.integers(2**31 - 1))
+        self._initial_seed = seed
+        self.name = name or "seed_generator"
+        self.rng = np.random.default_rng(seed)
+
+    def next(self):
+        """The underlying `np.random.Generator` (advanced by each draw)."""
+        return self.rng
+
+    def get_state(self):
+        return self.rng.bit_generator.state
+
+    def set_state(self, state):
+        self.rng.bit_generator.state = state
+
+    def get_config(self):
+        return {"seed": self._initial_seed}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+_GLOBAL = [None]
+
+
+def global_generator():
+    """The generator used when `seed=None`."""
+    if _GLOBAL[0] is None:
+        _GLOBAL[0] = SeedGenerator.__new__(SeedGenerator)
+        _GLOBAL[0]._initial_seed = None
+        _GLOBAL[0].name = "global_seed_generator"
+        _GLOBAL[0].rng = np.random.default_rng()
+    return _GLOBAL[0]
+
+
+def set_random_seed(seed):
+    """Seed Python's `random`, numpy's global RNG and kerasish's generator.
+
+    After this call, model weights, shuffling and dropout are reproducible.
+    """
+    if not isinstance(seed, (int, np.integer)):
+        raise ValueError(
+            "Expected `seed` argument to be an integer. "
+            f"Received: seed={seed!r} (of type {type(seed)})")
+    _pyrandom.seed(int(seed))
+    np.random.seed(int(seed) % 2**32)
+    gen = SeedGenerator.__new__(SeedGenerator)
+    gen._initial_seed = int(seed)
+    gen.name = "global_seed_generator"
+    gen.rng = np.random.default_rng(int(seed))
+    _GLOBAL[0] = gen
+
+
+def make_rng(seed):
+    """Resolve a `seed` argument to a numpy Generator."""
+    if seed is None:
+        return global_generator().rng
+    if isinstance(seed, SeedGenerator):
+        return seed.rng
+    if isinstance(seed, (int, np.integer)):
+        return np.random.default_rng(int(seed))
+    if isinstance(seed, np.random.Generator):
+        return seed
+    raise ValueError(
+        "Argument `seed` must be an int, a `SeedGenerator` or None. "
+        f"Received: seed={seed!r}")
+
+
+def _shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """Samples from a normal distribution."""
+    rng = make_rng(seed)
+    x = rng.standard_normal(_shape(shape), dtype=np.float64)
+    return Tensor((x * stddev + mean).astype(dtypes.standardize_dtype(dtype)))
+
+
+def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    """Samples from a uniform distribution on `[minval, maxval)`."""
+    rng = make_rng(seed)
+    dtype = dtypes.standardize_dtype(dtype)
+    if np.dtype(dtype).kind in "iu":
+        return Tensor(rng.integers(minval, maxval, _shape(shape))
+                      .astype(dtype))
+    x = rng.random(_shape(shape))
+    return Tensor((minval + (maxval - minval) * x).astype(dtype))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """Normal samples, redrawn until within two standard deviations."""
+    rng = make_rng(seed)
+    shape = _shape(shape)
+    x = rng.standard_normal(shape)
+    bad = np.abs(x) > 2
+    while bad.any():
+        x[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(x) > 2
+    return Tensor((x * stddev + mean).astype(dtypes.standardize_dtype(dtype)))
+
+
+def randint(shape, minval, maxval, dtype="int32", seed=None):
+    """Random integers in `[minval, maxval)`."""
+    rng = make_rng(seed)
+    return Tensor(rng.integers(minval, maxval, _shape(shape))
+                  .astype(dtypes.standardize_dtype(dtype)))
+
+
+def shuffle(x, axis=0, seed=None):
+    """A copy of `x` shuffled along `axis`."""
+    rng = make_rng(seed)
+    arr = np.asarray(getattr(x, "_value", x))
+    return Tensor(rng.permutation(arr, axis=axis))
+
+
+def binary_mask(shape, rate, seed=None, dtype="float32"):
+    """Bernoulli(1 - rate) keep-mask; used by the dropout family."""
+    rng = make_rng(seed)
+    return (rng.random(_shape(shape), dtype=np.float32) >= rate).astype(dtype)
+
+
+def categorical(logits, num_samples, dtype="int32", seed=None):
+    """Draw class indices from unnormalised log-probabilities per row."""
+    rng = make_rng(seed)
+    logits = np.asarray(getattr(logits, "_value", logits), np.float64)
+    p = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    p /= p.sum(axis=-1, keepdims=True)
+    cdf = np.cumsum(p, axis=-1)
+    u = rng.random((logits.shape[0], num_samples, 1))
+    idx = (u > cdf[:, None, :]).sum(-1)
+    return Tensor(np.minimum(idx, logits.shape[-1] - 1).astype(dtype))
+
+
+def dropout(inputs, rate, noise_shape=None, seed=None):
+    """Zero entries with probability `rate` and scale the rest by 1/(1-rate)."""
+    from kerasish import ops
+    x = ops.convert_to_tensor(inputs)
+    shape = x.shape if noise_shape is None else tuple(
+        x.shape[i] if n is None else n for i, n in enumerate(noise_shape))
+    keep = binary_mask(shape, rate, seed, dtype=x.dtype)
+    return x * (keep / np.asarray(1 - rate, x.dtype))
+
+
+def gamma(shape, alpha, dtype=None, seed=None):
+    rng = make_rng(seed)
+    return Tensor(rng.gamma(alpha, size=_shape(shape))
+                  .astype(dtypes.standardize_dtype(dtype)))
+
+
+def binomial(shape, counts, probabilities, dtype=None, seed=None):
+    rng = make_rng(seed)
+    return Tensor(rng.binomial(counts, probabilities, size=_shape(shape))
+                  .astype(dtypes.standardize_dtype(dtype)))
+
+
+def beta(shape, alpha, beta, dtype=None, seed=None):
+    rng = make_rng(seed)
+    return Tensor(rng.beta(alpha, beta, size=_shape(shape))
+                  .astype(dtypes.standardize_dtype(dtype)))

@@ -1,0 +1,261 @@
+"""`GradientTape`: define-by-run recording and one reverse walk.
+
+While a tape is active every primitive call whose inputs depend on a watched
+value is appended to the tape. Recording order is a topological order, so
+`gradient` walks the records backwards once (no recursion, no per-tensor
+`grad` fields). Each output's gradient is popped from the accumulator dict
+as soon as it has been pushed through its VJP, freeing memory as the walk
+goes, as in HIPS autograd's `backward_pass`.
+"""
+import threading
+
+import numpy as np
+
+from kerasish.backend.indexed_slices import IndexedSlices
+
+class _State(threading.local):
+    tapes = None        # class default: every thread starts with none
+
+
+_local = _State()
+
+
+def active_tapes():
+    """Tapes recording on this thread (innermost last)."""
+    return _local.tapes
+
+
+def _push(tape):
+    tapes = _local.tapes
+    if tapes is None:
+        tapes = _local.tapes = []
+    tapes.append(tape)
+
+
+def _pop(tape):
+    tapes = _local.tapes
+    tapes.remove(tape)
+    if not tapes:
+        _local.tapes = None
+
+
+class _Record:
+    __slots__ = ("prim", "args", "arrays", "out", "params", "saved", "needs")
+
+    def __init__(self, prim, args, arrays, out, params, saved, needs):
+        self.prim, self.args, self.arrays = prim, args, arrays
+        self.out, self.params, self.saved = out, params, saved
+        self.needs = needs
+
+
+class stop_recording:
+    """Context manager pausing every tape on this thread (inner traces)."""
+
+    def __enter__(self):
+        self._saved = _local.tapes
+        _local.tapes = None
+        return self
+
+    def __exit__(self, *exc):
+        _local.tapes = self._saved
+
+
+class GradientTape:
+    """Record operations for automatic differentiation.
+
+    Trainable variables used inside the block are watched automatically;
+    other tensors need `tape.watch(x)`.
+
+    Args:
+        persistent: If `True`, `gradient` may be called more than once.
+        watch_accessed_variables: Watch trainable variables automatically.
+            Defaults to `True`.
+
+    Example:
+
+    >>> import kerasish
+    >>> x = kerasish.Variable(3.0)
+    >>> with kerasish.GradientTape() as tape:
+    ...     y = x * x
+    >>> float(tape.gradient(y, x))
+    6.0
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_vars = watch_accessed_variables
+        self._records = []
+        self._tracked = set()
+        self._watched = []
+        self._recording = False
+        self._used = False
+
+    def __enter__(self):
+        _push(self)
+        self._recording = True
+        return self
+
+    def __exit__(self, *exc):
+        if self._recording:
+            _pop(self)
+            self._recording = False
+
+    def watch(self, tensor):
+        """Ensure `tensor` (or each tensor in a structure) is watched."""
+        for t in _flatten(tensor):
+            if not hasattr(t, "_value"):
+                raise ValueError(
+                    "`GradientTape.watch` expects tensors or variables. "
+                    f"Received: {type(t).__name__}")
+            self._tracked.add(id(t))
+            self._watched.append(t)
+
+    def stop_recording(self):
+        """Context manager that pauses this tape."""
+        return _Paused(self)
+
+    def reset(self):
+        """Forget everything recorded so far."""
+        self._records, self._tracked, self._watched = [], set(), []
+
+    def watched_variables(self):
+        return [t for t in self._watched if getattr(t, "_is_variable", False)]
+
+    def record(self, prim, args, arrays, out, params, saved):
+        tracked = self._tracked
+        needs = []
+        any_need = False
+        for arg, array in zip(args, arrays):
+            key = id(arg)
+            if key not in tracked:
+                if not (self._watch_vars and getattr(arg, "_auto_watch",
+                                                     False)):
+                    needs.append(False)
+                    continue
+                tracked.add(key)
+                self._watched.append(arg)
+            need = array.dtype.kind in "fc"
+            needs.append(need)
+            any_need = any_need or need
+        if not any_need:
+            return
+        tracked.add(id(out))
+        self._records.append(
+            _Record(prim, args, arrays, out, params, saved, tuple(needs)))
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients="none"):
+        """Gradients of `target` with respect to `sources`.
+
+        Args:
+            target: A tensor, or a list of tensors whose sum is differentiated.
+            sources: A tensor/variable, or a list, tuple or dict of them.
+            output_gradients: Optional upstream gradients for `target`.
+            unconnected_gradients: `"none"` (default) returns `None` for a
+                source that does not affect the target; `"zero"` returns zeros.
+
+        Returns:
+            Gradients with the structure of `sources`.
+        """
+        if self._records is None:
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute "
+                "one set of gradients (or jacobians)")
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError(
+                "`unconnected_gradients` must be 'none' or 'zero'. "
+                f"Received: unconnected_gradients={unconnected_gradients!r}")
+        flat_sources = _flatten(sources)
+        grads = self._seed(target, output_gradients)
+        keep = {id(s) for s in flat_sources}
+        for rec in reversed(self._records):
+            key = id(rec.out)
+            g = grads.get(key) if key in keep else grads.pop(key, None)
+            if g is None:
+                continue
+            if isinstance(g, IndexedSlices):
+                g = g.to_dense()
+            for arg, gx, need in zip(rec.args, rec.prim.vjp(g, rec),
+                                     rec.needs):
+                if need and gx is not None:
+                    _accumulate(grads, id(arg), gx)
+        if not self._persistent:
+            self._records = None
+            self._tracked = set()
+        result = [self._result(grads, s, unconnected_gradients)
+                  for s in flat_sources]
+        return _pack_like(sources, result)
+
+    def _seed(self, target, output_gradients):
+        targets = _flatten(target)
+        seeds = (_flatten(output_gradients) if output_gradients is not None
+                 else [None] * len(targets))
+        grads = {}
+        for t, seed in zip(targets, seeds):
+            value = np.asarray(t._value if hasattr(t, "_value") else t)
+            g = (np.ones_like(value) if seed is None
+                 else np.asarray(getattr(seed, "_value", seed),
+                                 dtype=value.dtype))
+            _accumulate(grads, id(t), g)
+        return grads
+
+    @staticmethod
+    def _result(grads, source, unconnected):
+        from kerasish.backend.tensor import Tensor
+        g = grads.get(id(source))
+        if g is None:
+            if unconnected == "zero":
+                return Tensor(np.zeros(source.shape, source.dtype))
+            return None
+        if isinstance(g, IndexedSlices):
+            return g
+        return Tensor(np.asarray(g, dtype=source.dtype))
+
+
+class _Paused:
+    def __init__(self, tape):
+        self.tape = tape
+
+    def __enter__(self):
+        self.was = self.tape._recording
+        if self.was:
+            _pop(self.tape)
+            self.tape._recording = False
+
+    def __exit__(self, *exc):
+        if self.was:
+            _push(self.tape)
+            self.tape._recording = True
+
+
+def _accumulate(grads, key, g):
+    prev = grads.get(key)
+    if prev is None:
+        grads[key] = g
+    elif isinstance(prev, IndexedSlices):
+        grads[key] = prev + g
+    elif isinstance(g, IndexedSlices):
+        grads[key] = g + prev
+    else:
+        grads[key] = prev + g
+
+
+def _flatten(structure):
+    if isinstance(structure, dict):
+        return [v for k in sorted(structure) for v in _flatten(structure[k])]
+    if isinstance(structure, (list, tuple)):
+        return [v for s in structure for v in _flatten(s)]
+    return [structure]
+
+
+def _pack_like(structure, flat):
+    it = iter(flat)
+
+    def pack(s):
+        if isinstance(s, dict):
+            packed = {k: pack(s[k]) for k in sorted(s)}
+            return {k: packed[k] for k in s}
+        if isinstance(s, (list, tuple)):
+            return type(s)(pack(v) for v in s)
+        return next(it)
+    return pack(structure)

@@ -1,0 +1,49 @@
+"""What the current (outer) layer call decided: `training`, tracing.
+
+A stack per thread: an inner layer inherits `training` from the call it
+runs inside unless it is passed explicitly. Tracing (shape inference on a
+dummy batch) suppresses state updates such as BatchNorm's moving averages.
+"""
+import threading
+
+_local = threading.local()
+
+
+def _stack():
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+def current_training():
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else None
+
+
+def is_outermost():
+    return not getattr(_local, "stack", None)
+
+
+def in_trace():
+    """True while layers run on placeholder data to infer output shapes."""
+    return getattr(_local, "trace", 0) > 0
+
+
+class training_scope:
+    def __init__(self, training):
+        self.training = training
+
+    def __enter__(self):
+        _stack().append(self.training)
+
+    def __exit__(self, *exc):
+        _local.stack.pop()
+
+
+class trace_scope:
+    def __enter__(self):
+        _local.trace = getattr(_local, "trace", 0) + 1
+
+    def __exit__(self, *exc):
+        _local.trace -= 1

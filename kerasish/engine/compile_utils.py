@@ -1,0 +1,331 @@
+"""What `compile()` turns `loss`, `loss_weights` and `metrics` into.
+
+`CompileLoss` maps losses to outputs (one loss for all, a list by position,
+a dict by output name), weights them, and for several outputs tracks each
+one as `<output>_loss`. `CompileMetrics` maps metrics the same way and
+names them `<output>_<metric>` for multi-output models; `"accuracy"`
+resolves to binary, sparse-categorical or categorical accuracy from the
+shapes, as Keras does.
+"""
+from kerasish import tree
+from kerasish import losses as losses_module
+from kerasish import metrics as metrics_module
+from kerasish.engine import naming
+
+
+def is_binary_or_sparse_categorical(y_true, y_pred):
+    y_t_rank, y_p_rank = len(y_true.shape), len(y_pred.shape)
+    is_binary = y_pred.shape[-1] == 1
+    is_sparse = y_t_rank < y_p_rank or (y_true.shape[-1] == 1 and
+                                        y_pred.shape[-1] > 1)
+    return is_binary, is_sparse
+
+
+def _object_name(obj):
+    if hasattr(obj, "name") and isinstance(obj.name, str):
+        return obj.name
+    name = getattr(obj, "__name__", None)
+    return name if name else naming.to_snake_case(type(obj).__name__)
+
+
+def get_metric(identifier, y_true, y_pred):
+    if identifier is None:
+        raise ValueError("Expected metric, received `None`")
+    if str(identifier).lower() in ("accuracy", "acc"):
+        is_binary, is_sparse = is_binary_or_sparse_categorical(y_true,
+                                                               y_pred)
+        cls = (metrics_module.BinaryAccuracy if is_binary else
+               metrics_module.SparseCategoricalAccuracy if is_sparse else
+               metrics_module.CategoricalAccuracy)
+        metric = cls(name=str(identifier))
+    else:
+        metric = metrics_module.get(identifier)
+    name = identifier if isinstance(identifier, str) else \
+        _object_name(metric)
+    if not isinstance(metric, metrics_module.Metric):
+        metric = metrics_module.MeanMetricWrapper(metric)
+    metric.name = name
+    return metric
+
+
+def get_loss(identifier, y_true, y_pred):
+    if identifier is None:
+        return None
+    if str(identifier).lower() in ("crossentropy", "ce"):
+        is_binary, is_sparse = is_binary_or_sparse_categorical(y_true,
+                                                               y_pred)
+        loss = (losses_module.binary_crossentropy if is_binary else
+                losses_module.sparse_categorical_crossentropy if is_sparse
+                else losses_module.categorical_crossentropy)
+    else:
+        loss = losses_module.get(identifier)
+    if not isinstance(loss, losses_module.Loss):
+        name = identifier if isinstance(identifier, str) else \
+            _object_name(loss)
+        loss = losses_module.LossFunctionWrapper(loss, name=name)
+    return loss
+
+
+def flat_outputs(y_pred, output_names):
+    """`(flat_values, names)` of a model's outputs."""
+    if isinstance(y_pred, dict):
+        names = list(output_names) if output_names and \
+            set(output_names) == set(y_pred) else sorted(y_pred)
+        return [y_pred[n] for n in names], names
+    flat = tree.flatten(y_pred)
+    names = list(output_names) if output_names and \
+        len(output_names) == len(flat) else [None] * len(flat)
+    return flat, names
+
+
+def align(values, names, what):
+    """Match `values` (single, list or dict) to the flat outputs."""
+    n = len(names)
+    if isinstance(values, dict):
+        unknown = [k for k in values if k not in names]
+        if unknown:
+            raise ValueError(
+                f"Expected keys {names} in {what} dict, but found "
+                f"{what}.keys()={list(values.keys())}")
+        return [values.get(name) for name in names]
+    if isinstance(values, (list, tuple)) and n > 1:
+        if len(values) != n:
+            raise ValueError(
+                f"`{what}` must have one entry per model output: the model "
+                f"has {n} outputs {names}, but {len(values)} were given.")
+        return list(values)
+    if isinstance(values, (list, tuple)) and len(values) == 1 and n == 1:
+        return [values[0]]
+    return [values] * n
+
+
+class MetricsList(metrics_module.Metric):
+    """The metrics of one output."""
+
+    def __init__(self, metrics, name="metrics_list", output_name=None):
+        super().__init__(name=name)
+        self.metrics = metrics
+        self.output_name = output_name
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        for m in self.metrics:
+            m.update_state(y_true, y_pred, sample_weight=sample_weight)
+
+    def reset_state(self):
+        for m in self.metrics:
+            m.reset_state()
+
+
+class CompileMetrics(metrics_module.Metric):
+    """All compiled metrics; `result()` is a dict keyed as Keras logs them."""
+
+    def __init__(self, metrics, weighted_metrics, output_names=None):
+        super().__init__(name="compile_metrics")
+        for arg, value in (("metrics", metrics),
+                           ("weighted_metrics", weighted_metrics)):
+            if value and not isinstance(value, (list, tuple, dict)):
+                raise ValueError(
+                    f"Expected `{arg}` argument to be a list, tuple, or dict."
+                    f" Received instead: {arg}={value} of type "
+                    f"{type(value)}")
+        self._user_metrics = metrics
+        self._user_weighted_metrics = weighted_metrics
+        self.output_names = output_names
+        self.built = False
+        self._flat_metrics = self._flat_weighted = []
+
+    @property
+    def metrics(self):
+        if not self.built:
+            return []
+        return [m for mls in self._flat_metrics + self._flat_weighted
+                if mls is not None for m in mls.metrics]
+
+    @property
+    def variables(self):
+        return [v for m in self.metrics for v in m.variables]
+
+    def build(self, y_true, y_pred):
+        outputs, names = flat_outputs(y_pred, self.output_names)
+        self._names = names
+        labels = self._flatten(y_true, len(outputs))
+        self._flat_metrics = self._build_set(
+            self._user_metrics, labels, outputs, names, "metrics")
+        self._flat_weighted = self._build_set(
+            self._user_weighted_metrics, labels, outputs, names,
+            "weighted_metrics")
+        self.built = True
+
+    def _build_set(self, metrics, labels, outputs, names, arg):
+        if not metrics:
+            return [None] * len(outputs)
+        if len(outputs) == 1:
+            return [MetricsList([get_metric(m, labels[0], outputs[0])
+                                 for m in tree.flatten(metrics)])]
+        if isinstance(metrics, (list, tuple)) and \
+                len(metrics) != len(outputs) and \
+                not isinstance(metrics, dict):
+            raise ValueError(
+                f"For a model with multiple outputs, when providing the "
+                f"`{arg}` argument as a list, it should have as many entries "
+                f"as the model has outputs ({len(outputs)}: {names}). "
+                f"Received: {arg}={metrics}. Use a dict keyed by output name"
+                f" or a list of lists to set metrics per output.")
+        per_output = align(metrics, names, arg)
+        return [None if not m else MetricsList(
+            [get_metric(x, yt, yp) for x in tree.flatten(m)],
+            output_name=name)
+            for m, yt, yp, name in zip(per_output, labels, outputs, names)]
+
+    def _flatten(self, y, count):
+        if isinstance(y, dict) and getattr(self, "_names", None) and \
+                all(n in y for n in self._names if n is not None):
+            return [y[n] for n in self._names]
+        flat = tree.flatten(y)
+        if len(flat) != count:
+            raise ValueError(
+                f"The model has {count} outputs but {len(flat)} label arrays "
+                "were given.")
+        return flat
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if not self.built:
+            self.build(y_true, y_pred)
+        outputs, _ = flat_outputs(y_pred, self.output_names)
+        labels = self._flatten(y_true, len(outputs))
+        for mls, yt, yp in zip(self._flat_metrics, labels, outputs):
+            if mls is not None:
+                mls.update_state(yt, yp)
+        weights = [None] * len(outputs) if sample_weight is None else \
+            self._per_output_weights(sample_weight, len(outputs))
+        for mls, yt, yp, sw in zip(self._flat_weighted, labels, outputs,
+                                   weights):
+            if mls is not None:
+                mls.update_state(yt, yp, sw)
+
+    def _per_output_weights(self, sample_weight, count):
+        flat = self._flatten(sample_weight, count) if tree.is_nested(
+            sample_weight) else [sample_weight]
+        return flat if len(flat) == count else [flat[0]] * count
+
+    def reset_state(self):
+        for mls in self._flat_metrics + self._flat_weighted:
+            if mls is not None:
+                mls.reset_state()
+
+    def result(self):
+        if not self.built:
+            raise ValueError(
+                "Cannot get result() since the metric has not yet been built.")
+        results, counts = {}, {}
+        for weighted, group in ((False, self._flat_metrics),
+                                (True, self._flat_weighted)):
+            for mls in group:
+                for m in (mls.metrics if mls is not None else []):
+                    key = _prefixed(mls.output_name, m.name)
+                    if key in counts and weighted:
+                        key = _prefixed(mls.output_name, f"weighted_{m.name}")
+                    if key in counts:
+                        counts[key] += 1
+                        key = f"{key}_{counts[key] - 1}"
+                    counts.setdefault(key, 1)
+                    results[key] = m.result()
+        return results
+
+
+def _prefixed(output_name, name):
+    return f"{output_name}_{name}" if output_name else name
+
+
+class CompileLoss(losses_module.Loss):
+    """The total compiled loss (weighted sum over outputs)."""
+
+    def __init__(self, loss, loss_weights=None, output_names=None):
+        if loss_weights is not None and not isinstance(
+                loss_weights, (list, tuple, dict, float, int)):
+            raise ValueError(
+                "Expected `loss_weights` argument to be a float (single "
+                "output case) or a list, tuple, or dict (multiple output "
+                f"case). Received instead: loss_weights={loss_weights} of "
+                f"type {type(loss_weights)}")
+        super().__init__(name="compile_loss")
+        self._user_loss = loss
+        self._user_loss_weights = loss_weights
+        self.output_names = output_names
+        self.built = False
+        self.metrics = []
+
+    def build(self, y_true, y_pred):
+        outputs, names = flat_outputs(y_pred, self.output_names)
+        labels = self._flatten(y_true, outputs, names)
+        losses = align(self._user_loss, names, "loss")
+        weights = self._weights(names)
+        self._entries = []
+        for loss, weight, yt, yp, name in zip(losses, weights, labels,
+                                              outputs, names):
+            resolved = get_loss(loss, yt, yp)
+            if resolved is not None:
+                self._entries.append((len(self._entries), resolved, weight,
+                                      name or resolved.name))
+        self._index = [i for i, loss in enumerate(losses)
+                       if loss is not None]
+        if len(self._entries) > 1:
+            self.metrics = [metrics_module.Mean(name=f"{name}_loss")
+                            for _, _, _, name in self._entries]
+        self._names = names
+        self.built = True
+
+    def _weights(self, names):
+        weights = self._user_loss_weights
+        if weights is None:
+            return [None] * len(names)
+        if isinstance(weights, (int, float)):
+            return [weights] * len(names)
+        return align(weights, names, "loss_weights")
+
+    def _flatten(self, y, outputs, names):
+        if isinstance(y, dict) and all(n in y for n in names
+                                       if n is not None) and names[0]:
+            return [y[n] for n in names]
+        flat = tree.flatten(y)
+        if len(flat) == len(outputs):
+            return flat
+        if len(outputs) > 1 and len(flat) == len(self._index
+                                                 if self.built else []):
+            full = [None] * len(outputs)
+            for i, value in zip(self._index, flat):
+                full[i] = value
+            return full
+        raise ValueError(
+            "y_true and y_pred have different structures: the model has "
+            f"{len(outputs)} output(s) {names} but {len(flat)} label "
+            "array(s) were given.")
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        if not self.built:
+            self.build(y_true, y_pred)
+        outputs, names = flat_outputs(y_pred, self.output_names)
+        labels = self._flatten(y_true, outputs, names)
+        weights = self._sample_weights(sample_weight, labels)
+        total = None
+        for k, (_, loss_fn, loss_weight, _) in enumerate(self._entries):
+            i = self._index[k]
+            value = loss_fn(labels[i], outputs[i], weights[i])
+            if self.metrics:
+                self.metrics[k].update_state(
+                    value, sample_weight=tree.flatten(outputs[i])[0].shape[0])
+            if loss_weight is not None:
+                value = value * loss_weight
+            total = value if total is None else total + value
+        return total
+
+    def _sample_weights(self, sample_weight, labels):
+        if sample_weight is None:
+            return [None] * len(labels)
+        if tree.is_nested(sample_weight):
+            flat = self._flatten(sample_weight, labels, self._names)
+            return flat
+        return [sample_weight] * len(labels)
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError("CompileLoss is called, not `call`ed.")

@@ -1,0 +1,169 @@
+"""Batches from in-memory arrays (and lists/dicts of arrays).
+
+Floats are converted to floatx once; strings and Python objects are refused
+with a clear error. Shuffling draws a fresh permutation each epoch from a
+seed fixed when the adapter is made, so an epoch's order can be recomputed
+exactly (bit-exact resume needs that).
+"""
+import math
+
+import numpy as np
+
+from kerasish import tree
+from kerasish.backend import config
+from kerasish.engine.data_adapters.data_adapter import DataAdapter
+from kerasish.engine.data_adapters import utils
+
+
+def _check_numeric(name, a):
+    if a.dtype.kind in "OUSV":
+        raise ValueError(
+            f"Expected numeric data in `{name}`, but found an array of dtype "
+            f"{a.dtype} (strings or Python objects) with shape {a.shape}. "
+            "Convert it to numbers first, e.g. with a lookup layer or "
+            "`np.asarray(..., dtype='float32')`.")
+
+
+def convert_array(x, name):
+    """Array-like -> numpy array with floats in floatx; None passes."""
+    if x is None:
+        return None
+    if hasattr(x, "_value") and not hasattr(x, "_keras_history"):
+        x = np.asarray(x)
+    elif not isinstance(x, np.ndarray):
+        try:
+            x = np.asarray(x)
+        except (ValueError, TypeError) as e:
+            raise ValueError(
+                f"Could not convert `{name}` to a numpy array: {e}") from None
+    _check_numeric(name, x)
+    if x.ndim == 0:
+        raise ValueError(
+            f"`{name}` must have a batch (first) axis; received a scalar "
+            f"{x!r}.")
+    if x.dtype.kind == "f" and x.dtype != config.floatx():
+        x = x.astype(config.floatx())
+    return x
+
+
+def convert_arrays(structure, name):
+    return tree.map_structure(lambda a: convert_array(a, name), structure)
+
+
+def _check_sample_weight(y, sample_weight):
+    if sample_weight is None or not tree.is_nested(y):
+        return
+    if isinstance(sample_weight, (list, tuple, dict)):
+        if len(tree.flatten(sample_weight)) != len(tree.flatten(y)):
+            raise ValueError(
+                "You should provide one `sample_weight` array per output in "
+                "`y`. The two structures did not match:\n"
+                f"- y: {tree.map_structure(lambda a: a.shape, y)}\n"
+                "- sample_weight: "
+                f"{tree.map_structure(lambda a: a.shape, sample_weight)}")
+        return
+    shape = sample_weight.shape
+    if not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
+        raise ValueError(
+            "For a model with multiple outputs, when providing a single "
+            "`sample_weight` array, it should only have one scalar score per "
+            "sample (i.e. shape `(num_samples,)`). If you want to use "
+            "non-scalar sample weights, pass a `sample_weight` argument with "
+            "one array per model output.")
+
+
+class ArrayDataAdapter(DataAdapter):
+    """Slice `(x, y, sample_weight)` arrays into batches.
+
+    Args:
+        x, y, sample_weight: Arrays, or lists/dicts of arrays.
+        batch_size: Samples per batch (default 32, or
+            `ceil(n / steps)` when `steps` is given).
+        steps: Batches per epoch, if fixed.
+        shuffle: `True` (global permutation per epoch), `"batch"`
+            (within each batch) or `False`.
+        class_weight: `{class_index: weight}`, turned into sample weights.
+        seed: Seed of the per-epoch permutations (drawn from the global
+            generator if None).
+    """
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None,
+                 steps=None, shuffle=False, class_weight=None, seed=None):
+        if sample_weight is not None and class_weight is not None:
+            raise ValueError(
+                "You cannot `class_weight` and `sample_weight` at the same "
+                "time.")
+        x = convert_arrays(x, "x")
+        y = convert_arrays(y, "y")
+        sample_weight = convert_arrays(sample_weight, "sample_weight")
+        _check_sample_weight(y, sample_weight)
+        if class_weight is not None:
+            sample_weight = utils.class_weight_to_sample_weights(
+                y, class_weight)
+        self._data = utils.pack_data(x, y, sample_weight)
+        self._num_samples = utils.check_data_cardinality(self._data)
+        if self._num_samples == 0:
+            raise ValueError(
+                "Expected at least one sample, but the input arrays are "
+                f"empty: x shapes "
+                f"{[a.shape for a in tree.flatten(x) if a is not None]}.")
+        if batch_size is None:
+            batch_size = 32 if not steps else int(
+                math.ceil(self._num_samples / steps))
+        if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError("`batch_size` must be a positive integer. "
+                             f"Received: batch_size={batch_size}")
+        self._batch_size = int(batch_size)
+        self._shuffle = shuffle
+        if seed is None:
+            from kerasish.backend import random
+            seed = int(random.global_generator().rng.integers(2**31 - 1))
+        self.seed = int(seed)
+
+    @property
+    def num_batches(self):
+        return int(math.ceil(self._num_samples / self._batch_size))
+
+    @property
+    def batch_size(self):
+        return self._batch_size
+
+    @property
+    def num_samples(self):
+        return self._num_samples
+
+    @property
+    def has_partial_batch(self):
+        return self._num_samples % self._batch_size > 0
+
+    @property
+    def partial_batch_size(self):
+        return self._num_samples % self._batch_size or None
+
+    def _order(self, epoch):
+        n, bs = self._num_samples, self._batch_size
+        rng = np.random.default_rng([self.seed, int(epoch)])
+        if self._shuffle == "batch":
+            order = np.arange(n)
+            for start in range(0, n, bs):
+                order[start:start + bs] = rng.permutation(
+                    order[start:start + bs])
+            return order
+        if self._shuffle:
+            return rng.permutation(n)
+        return None
+
+    def get_numpy_iterator(self, epoch=0):
+        order = self._order(epoch)
+        n, bs = self._num_samples, self._batch_size
+        for start in range(0, n, bs):
+            stop = min(start + bs, n)
+            if order is None:
+                index = slice(start, stop)
+                yield tree.map_structure(
+                    lambda a: None if a is None else a[index], self._data)
+            else:
+                index = order[start:stop]
+                yield tree.map_structure(
+                    lambda a: None if a is None else np.take(a, index, 0),
+                    self._data)

@@ -1,0 +1,184 @@
+"""The `fit`, `evaluate` and `predict` loops (Keras 3's order of events).
+
+    on_train_begin
+    for epoch in range(initial_epoch, epochs):
+        reset metrics; on_epoch_begin(epoch)
+        for step, batch: on_train_batch_begin(step); runtime.train_step;
+                         on_train_batch_end(step, logs); stop_training?
+        validation (same callbacks, on_test_* hooks) -> val_* keys
+        on_epoch_end(epoch, logs); stop_training?
+    optimizer.finalize_variable_values; on_train_end(last epoch logs)
+"""
+import numpy as np
+
+from kerasish import tree
+from kerasish.engine.data_adapters import (get_data_adapter,
+                                           unpack_x_y_sample_weight)
+from kerasish.engine.data_adapters.array_slicing import train_validation_split
+from kerasish.engine.epoch_iterator import EpochIterator
+
+
+def _check_validation_freq(freq):
+    if isinstance(freq, bool) or not (
+            isinstance(freq, int) and freq >= 1 or
+            isinstance(freq, (list, tuple))):
+        raise ValueError(
+            "`validation_freq` should be an int >= 1 or a list of epoch "
+            f"numbers. Received: validation_freq={freq}")
+
+
+def _should_eval(epoch, freq):
+    if isinstance(freq, int):
+        return (epoch + 1) % freq == 0
+    return epoch + 1 in freq
+
+
+def _make_callbacks(model, callbacks, verbose, epochs, steps, history):
+    from kerasish.callbacks.callback_list import CallbackList
+    if isinstance(callbacks, CallbackList):
+        return callbacks
+    from kerasish.train.hooks_adapter import wrap_hooks
+    return CallbackList(wrap_hooks(callbacks), add_history=history,
+                        add_progbar=verbose != 0, model=model,
+                        verbose=verbose, epochs=epochs, steps=steps)
+
+
+class FitLoop:
+    """One call of `model.fit`, split into readable pieces."""
+
+    def __init__(self, model, args):
+        self.model = model
+        self.args = args
+        self.runtime = model._runtime_or_default()
+
+    def run(self):
+        a = self.args
+        _check_validation_freq(a["validation_freq"])
+        x, y, sw, val_data = self._split_validation()
+        adapter = get_data_adapter(x, y, sw, a["batch_size"],
+                                   a["steps_per_epoch"], a["shuffle"],
+                                   a["class_weight"])
+        self.iterator = EpochIterator(adapter, a["steps_per_epoch"])
+        self.model._symbolic_build(adapter.peek_batch())
+        self.val_iterator = self._validation_iterator(val_data)
+        self.callbacks = _make_callbacks(
+            self.model, a["callbacks"], a["verbose"], a["epochs"],
+            self.iterator.num_batches, history=True)
+        return self._train()
+
+    def _split_validation(self):
+        a = self.args
+        x, y, sw = a["x"], a["y"], a["sample_weight"]
+        val_data = a["validation_data"]
+        if a["validation_split"] and val_data is None:
+            (x, y, sw), val_data = train_validation_split(
+                (x, y, sw), a["validation_split"])
+        return x, y, sw, val_data
+
+    def _validation_iterator(self, val_data):
+        if val_data is None:
+            return None
+        a = self.args
+        vx, vy, vsw = unpack_x_y_sample_weight(val_data) \
+            if isinstance(val_data, (tuple, list)) else (val_data, None, None)
+        adapter = get_data_adapter(
+            vx, vy, vsw, a["validation_batch_size"] or a["batch_size"],
+            a["validation_steps"], shuffle=False)
+        return EpochIterator(adapter, a["validation_steps"])
+
+    def _train(self):
+        model, cbs = self.model, self.callbacks
+        epochs = self.args["epochs"]
+        model.stop_training = False
+        self.runtime.begin(model, "fit")
+        cbs.on_train_begin()
+        training_logs = None
+        initial_epoch = model._initial_epoch or self.args["initial_epoch"]
+        try:
+            for epoch in range(initial_epoch, epochs):
+                logs = self._run_epoch(epoch)
+                cbs.on_epoch_end(epoch, logs)
+                training_logs = logs
+                if model.stop_training:
+                    break
+        finally:
+            self.runtime.end(model, "fit")
+        if epochs > 0 and model.optimizer is not None:
+            model.optimizer.finalize_variable_values(model.trainable_weights)
+        cbs.on_train_end(training_logs)
+        model._initial_epoch = None
+        return model.history
+
+    def _run_epoch(self, epoch):
+        model, cbs = self.model, self.callbacks
+        model.reset_metrics()
+        cbs.on_epoch_begin(epoch)
+        logs = {}
+        for step, batch in self.iterator.enumerate_epoch(epoch):
+            cbs.on_train_batch_begin(step)
+            logs = self.runtime.train_step(model, batch)
+            cbs.on_train_batch_end(step, logs)
+            if model.stop_training:
+                break
+        logs = dict(model._get_metrics_result_or_logs(logs))
+        if self.val_iterator is not None and \
+                _should_eval(epoch, self.args["validation_freq"]):
+            val_logs = evaluate_loop(model, self.val_iterator, cbs,
+                                     self.args["verbose"])
+            logs.update({f"val_{k}": v for k, v in val_logs.items()})
+        return logs
+
+
+def evaluate_loop(model, iterator, callbacks, verbose):
+    """Run the test steps over `iterator`; returns the final logs."""
+    model._symbolic_build(iterator.adapter.peek_batch())
+    runtime = model._runtime_or_default()
+    callbacks = _make_callbacks(model, callbacks, verbose, 1,
+                                iterator.num_batches, history=False)
+    model.stop_evaluating = False
+    runtime.begin(model, "evaluate")
+    callbacks.on_test_begin()
+    model.reset_metrics()
+    logs = {}
+    try:
+        for step, batch in iterator.enumerate_epoch():
+            callbacks.on_test_batch_begin(step)
+            logs = runtime.test_step(model, batch)
+            callbacks.on_test_batch_end(step, logs)
+            if model.stop_evaluating:
+                break
+    finally:
+        runtime.end(model, "evaluate")
+    logs = model._get_metrics_result_or_logs(logs)
+    callbacks.on_test_end(logs)
+    return logs
+
+
+def predict_loop(model, iterator, callbacks, verbose):
+    """Run the predict steps; concatenate the outputs along axis 0."""
+    runtime = model._runtime_or_default()
+    callbacks = _make_callbacks(model, callbacks, verbose, 1,
+                                iterator.num_batches, history=False)
+    model.stop_predicting = False
+    runtime.begin(model, "predict")
+    callbacks.on_predict_begin()
+    outputs, structure = None, None
+    try:
+        for step, batch in iterator.enumerate_epoch():
+            callbacks.on_predict_batch_begin(step)
+            batch_out = tree.map_structure(
+                np.asarray, runtime.predict_step(model, batch))
+            structure = batch_out
+            flat = tree.flatten(batch_out)
+            outputs = [[f] for f in flat] if outputs is None else \
+                [acc + [f] for acc, f in zip(outputs, flat)]
+            callbacks.on_predict_batch_end(step, {"outputs": batch_out})
+            if model.stop_predicting:
+                break
+    finally:
+        runtime.end(model, "predict")
+    callbacks.on_predict_end()
+    if outputs is None:
+        raise ValueError("`predict` received no data: the input is empty.")
+    return tree.pack_sequence_as(
+        structure, [np.concatenate(parts, axis=0) for parts in outputs])

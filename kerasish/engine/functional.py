@@ -1,0 +1,248 @@
+"""`Functional`: a model defined as a graph from `Input`s to outputs.
+
+`Model(inputs, outputs)` returns one. Calling it runs the recorded nodes in
+topological order on real tensors; inputs and outputs may be single tensors,
+lists or dicts, shared layers may appear at several nodes, and a model can
+itself be a layer of another model.
+"""
+import numpy as np
+
+from kerasish import tree
+from kerasish.backend.tensor import Tensor
+from kerasish.engine.graph import map_graph
+from kerasish.engine.input_layer import InputLayer
+from kerasish.engine.input_spec import InputSpec
+from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.engine.model import Model
+
+
+class Functional(Model):
+    """A model built from symbolic inputs and outputs.
+
+    Args:
+        inputs: An `Input` tensor, or a list/dict of them.
+        outputs: Output KerasTensor(s): single, list or dict.
+        name: Model name (defaults to `"functional"`, `"functional_1"`, ...).
+
+    Example:
+
+    >>> import kerasish
+    >>> x = kerasish.Input((4,))
+    >>> y = kerasish.layers.Dense(2)(x)
+    >>> model = kerasish.Model(x, y)
+    >>> [layer.name for layer in model.layers][1:]
+    ['dense']
+    """
+
+    _convert_input_args = False
+
+    def __init__(self, inputs, outputs, name=None, **kwargs):
+        trainable = kwargs.pop("trainable", True)
+        super().__init__(name=name, trainable=trainable, **kwargs)
+        self._init_graph(inputs, outputs)
+
+    def _init_graph(self, inputs, outputs):
+        _check_keras_tensors(inputs, "inputs")
+        _check_keras_tensors(outputs, "outputs")
+        self._inputs_struct = _copy_struct(inputs)
+        self._outputs_struct = _copy_struct(outputs)
+        self._inputs = tree.flatten(inputs)
+        self._outputs = tree.flatten(outputs)
+        self._nodes_by_depth, operations = map_graph(self._inputs,
+                                                     self._outputs)
+        self._nodes = [n for ns in self._nodes_by_depth.values()
+                       for n in ns if not n.is_input]
+        self._operations = operations
+        from kerasish.engine.layer import Layer
+        object.__setattr__(self, "_layers", [op for op in operations
+                                             if isinstance(op, Layer)])
+        self._output_ids = [id(t) for t in self._outputs]
+        self.built = True
+
+    # -- structure ---------------------------------------------------------------
+    @property
+    def layers(self):
+        """Layers of the graph (InputLayers included), in Keras's order."""
+        return [op for op in self._operations if hasattr(op, "weights")]
+
+    @property
+    def inputs(self):
+        return self._inputs
+
+    @property
+    def outputs(self):
+        return self._outputs
+
+    @property
+    def input(self):
+        return self._inputs_struct
+
+    @property
+    def output(self):
+        return self._outputs_struct
+
+    @property
+    def input_names(self):
+        return [_input_name(t) for t in self._inputs]
+
+    @property
+    def output_names(self):
+        return [t._keras_history[0].name for t in self._outputs]
+
+    @property
+    def input_spec(self):
+        if getattr(self, "_manual_input_spec", None) is not None:
+            return self._manual_input_spec
+        cached = self.__dict__.get("_input_spec_cache")
+        if cached is None:
+            cached = self.__dict__["_input_spec_cache"] = \
+                self._make_input_spec()
+        return cached
+
+    def _make_input_spec(self):
+        specs = [InputSpec(shape=(None,) + tuple(t.shape[1:]),
+                           allow_last_axis_squeeze=True,
+                           name=_input_name(t),
+                           optional=getattr(t._keras_history[0], "optional",
+                                            False))
+                 for t in self._inputs]
+        if isinstance(self._inputs_struct, dict):
+            return {k: s for k, s in zip(self._inputs_struct, specs)}
+        return specs[0] if len(specs) == 1 else specs
+
+    @input_spec.setter
+    def input_spec(self, value):
+        self._manual_input_spec = value
+
+    # -- execution ----------------------------------------------------------------
+    def call(self, inputs, training=None, mask=None):
+        flat = self._standardize_inputs(inputs)
+        if mask is not None:
+            for x, m in zip(flat, tree.flatten(mask)):
+                if isinstance(x, Tensor) and m is not None:
+                    x._keras_mask = m
+        values = {id(t): x for t, x in zip(self._inputs, flat)}
+        for node in self._nodes:
+            outs = _run_node(node, values)
+            for t, y in zip(node.outputs, tree.flatten(outs)):
+                values[id(t)] = y
+        return tree.pack_sequence_as(
+            self._outputs_struct, [values[i] for i in self._output_ids])
+
+    def _standardize_inputs(self, inputs):
+        flat = self._flatten_inputs(inputs)
+        if len(flat) != len(self._inputs):
+            raise ValueError(
+                f'Layer "{self.name}" expects {len(self._inputs)} input(s),'
+                f" but it received {len(flat)} input tensors.")
+        return [_conform(x, ref) for x, ref in zip(flat, self._inputs)]
+
+    def _flatten_inputs(self, inputs):
+        if isinstance(inputs, dict):
+            names = (list(self._inputs_struct) if isinstance(
+                self._inputs_struct, dict) else self.input_names)
+            missing = [n for n in names if n not in inputs]
+            if missing:
+                raise ValueError(
+                    f'Missing data for input "{missing[0]}". You passed a '
+                    f"data dictionary with keys {list(inputs)}. Expected "
+                    f"the following keys: {names}")
+            if isinstance(self._inputs_struct, dict):
+                ordered = {k: inputs[k] for k in self._inputs_struct}
+                return tree.flatten(ordered)
+            return [inputs[n] for n in names]
+        if isinstance(inputs, (list, tuple)) and len(self._inputs) == 1 and \
+                not isinstance(self._inputs_struct, (list, tuple)) and \
+                len(inputs) != 1:
+            return [inputs]
+        if isinstance(inputs, (list, tuple)):
+            return list(inputs) if len(inputs) == len(self._inputs) \
+                else tree.flatten(inputs)
+        return [inputs]
+
+    def compute_output_spec(self, inputs, training=None, mask=None):
+        flat = self._flatten_inputs(inputs)
+        if all(tuple(x.shape) == ref.shape
+               for x, ref in zip(flat, self._inputs)):
+            return tree.pack_sequence_as(
+                self._outputs_struct,
+                [KerasTensor(t.shape, t.dtype) for t in self._outputs])
+        from kerasish.engine.operation import trace_output_spec
+        return trace_output_spec(self.__call__, (inputs,), {})
+
+    def compute_output_shape(self, input_shape):
+        return tree.map_structure(lambda t: t.shape, self._outputs_struct)
+
+    def _maybe_build(self, args, kwargs):
+        self.built = True
+
+    # -- serialization --------------------------------------------------------------
+    def get_config(self):
+        from kerasish.saving.functional_config import functional_config
+        return functional_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from kerasish.saving.functional_config import functional_from_config
+        return functional_from_config(cls, config, custom_objects)
+
+
+def _run_node(node, values):
+    if len(node.call_args) == 1 and not node.call_kwargs and \
+            isinstance(node.call_args[0], KerasTensor):
+        return node.operation(values[id(node.call_args[0])])
+    args, kwargs = tree.map_structure(
+        lambda x: values[id(x)] if isinstance(x, KerasTensor) else x,
+        (node.call_args, node.call_kwargs))
+    return node.operation(*args, **kwargs)
+
+
+def _conform(x, ref):
+    """Convert to the Input's dtype and fix a missing/extra last axis."""
+    if x is None:
+        return None
+    if not isinstance(x, Tensor):
+        from kerasish.ops import convert_to_tensor
+        x = convert_to_tensor(x)
+    if x.dtype != ref.dtype and not (
+            x.dtype.kind in "OUS" or np.dtype(ref.dtype).kind in "OUS"):
+        mask = x._keras_mask
+        from kerasish.ops import cast
+        x = cast(x, ref.dtype)
+        x._keras_mask = mask
+    ref_rank = len(ref.shape)
+    if x.ndim == ref_rank + 1 and x.shape[-1] == 1:
+        from kerasish.ops import squeeze
+        x = squeeze(x, axis=-1)
+    elif x.ndim == ref_rank - 1 and ref.shape[-1] == 1:
+        from kerasish.ops import expand_dims
+        x = expand_dims(x, axis=-1)
+    return x
+
+
+def _input_name(t):
+    op = t._keras_history[0] if t._keras_history else None
+    return op.name if isinstance(op, InputLayer) else t.name
+
+
+def _check_keras_tensors(structure, what):
+    for t in tree.flatten(structure):
+        if not isinstance(t, KerasTensor):
+            raise ValueError(
+                f"All `{what}` values must be KerasTensors. Received: "
+                f"{what}={structure} including invalid value {t} of type "
+                f"{type(t)}")
+        if t._keras_history is None:
+            raise ValueError(
+                f"The tensor {t} in `{what}` was not produced by a Keras "
+                "layer or op, so no model can be built from it.")
+
+
+def _copy_struct(structure):
+    if isinstance(structure, dict):
+        return dict(structure)
+    if isinstance(structure, tuple):
+        return list(structure)
+    if isinstance(structure, list):
+        return list(structure)
+    return structure

@@ -1,0 +1,171 @@
+"""`Model`: a layer with training (`compile`/`fit`/...) and saving.
+
+`Model(inputs, outputs)` builds a `Functional` graph; subclassing `Model`
+and writing `call` gives an eagerly run model; a subclass that calls
+`super().__init__(inputs=..., outputs=...)` becomes functional, as in Keras.
+"""
+import json
+
+from kerasish.engine.layer import Layer
+from kerasish.engine.trainer import Trainer
+
+
+def _functional_args(args, kwargs):
+    return (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
+            or ("inputs" in kwargs and "outputs" in kwargs))
+
+
+class Model(Trainer, Layer):
+    """A trainable, saveable group of layers.
+
+    Example (functional):
+
+    >>> import kerasish
+    >>> inputs = kerasish.Input(shape=(3,))
+    >>> outputs = kerasish.layers.Dense(2)(inputs)
+    >>> model = kerasish.Model(inputs=inputs, outputs=outputs)
+    >>> model.count_params()
+    8
+
+    Example (subclassed):
+
+    >>> class TwoLayers(kerasish.Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.hidden = kerasish.layers.Dense(4, activation="relu")
+    ...         self.out = kerasish.layers.Dense(1)
+    ...     def call(self, x):
+    ...         return self.out(self.hidden(x))
+    >>> TwoLayers()(np.ones((2, 3), "float32")).shape
+    (2, 1)
+    """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and _functional_args(args, kwargs):
+            from kerasish.engine.functional import Functional
+            return Functional.__new__(Functional, *args, **kwargs)
+        return super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, *args, **kwargs):
+        from kerasish.engine.functional import Functional
+        Trainer.__init__(self)
+        if _functional_args(args, kwargs) and not isinstance(self,
+                                                             Functional):
+            _make_functional(type(self))
+            Functional.__init__(self, *args, **kwargs)
+        else:
+            Layer.__init__(self, *args, **kwargs)
+
+    def __setattr__(self, name, value):
+        from kerasish.metrics.metric import Metric
+        if isinstance(value, Metric) and getattr(self, "_tracking_ready",
+                                                 False):
+            if not any(value is m for m in self._tracked_metrics):
+                self._tracked_metrics.append(value)
+        super().__setattr__(name, value)
+
+    # -- structure ------------------------------------------------------------
+    @property
+    def layers(self):
+        """Direct sublayers, in the order they were added."""
+        return [layer for layer in self._layers if isinstance(layer, Layer)]
+
+    def get_layer(self, name=None, index=None):
+        """Find a layer by `name` or by `index` in `layers`."""
+        if index is not None and name is not None:
+            raise ValueError(
+                "Provide only a layer name or a layer index. Received: "
+                f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(
+                    f"Was asked to retrieve layer at index {index} but model "
+                    f"only has {len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(
+                f"No such layer: {name}. Existing layers are: "
+                f"{list(layer.name for layer in self.layers)}.")
+        raise ValueError(
+            "Provide either a layer name or layer index at `get_layer`.")
+
+    def summary(self, line_length=None, positions=None, print_fn=None,
+                expand_nested=False, show_trainable=False, layer_range=None):
+        """Print Keras's table of layers, output shapes and parameters."""
+        from kerasish.engine.summary import print_summary
+        print_summary(self, line_length=line_length, positions=positions,
+                      print_fn=print_fn, expand_nested=expand_nested,
+                      show_trainable=show_trainable, layer_range=layer_range)
+
+    def build(self, input_shape):
+        """Build a subclassed model by running it once on placeholders."""
+        from kerasish.engine.keras_tensor import KerasTensor
+        from kerasish.engine.operation import trace_output_spec
+        from kerasish import tree
+        if self.built:
+            return
+        placeholders = tree.map_structure(
+            lambda s: KerasTensor(s), _shape_structure(input_shape))
+        trace_output_spec(self.__call__, (placeholders,), {})
+        self.built = True
+
+    # -- saving ---------------------------------------------------------------
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Save to `.keras` (zip) or legacy `.h5`."""
+        from kerasish.saving import saving_api
+        saving_api.save_model(self, filepath, overwrite=overwrite,
+                              zipped=zipped, **kwargs)
+
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """Save the weights to a `.weights.h5` file."""
+        from kerasish.saving import saving_api
+        saving_api.save_weights(self, filepath, overwrite=overwrite,
+                                max_shard_size=max_shard_size)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Load weights from `.weights.h5`, `.keras` or legacy `.h5`."""
+        from kerasish.saving import saving_api
+        saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch,
+                                **kwargs)
+
+    def to_json(self, **kwargs):
+        """The model's config as a JSON string (`model_from_json` reads it)."""
+        from kerasish.saving.serialization_lib import serialize_keras_object
+        return json.dumps(serialize_keras_object(self), **kwargs)
+
+    def get_config(self):
+        """Config of a subclassed model from its `__init__` arguments."""
+        return Layer.get_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from kerasish.engine.functional import Functional
+        if "layers" in config and "input_layers" in config:
+            return Functional.from_config.__func__(
+                cls if issubclass(cls, Functional) else Functional, config,
+                custom_objects=custom_objects)
+        return Layer.from_config.__func__(cls, config)
+
+
+def _shape_structure(shape):
+    if isinstance(shape, (list, tuple)) and shape and all(
+            isinstance(s, (list, tuple)) for s in shape):
+        return [tuple(s) for s in shape]
+    if isinstance(shape, dict):
+        return {k: tuple(v) for k, v in shape.items()}
+    return tuple(shape)
+
+
+def _make_functional(cls):
+    """Let a Model subclass initialised with inputs/outputs be Functional."""
+    from kerasish.engine.functional import Functional
+    if issubclass(cls, Functional):
+        return
+    for klass in cls.__mro__:
+        if Model in klass.__bases__:
+            klass.__bases__ = tuple(Functional if b is Model else b
+                                    for b in klass.__bases__)
+            return

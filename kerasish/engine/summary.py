@@ -1,0 +1,251 @@
+"""`model.summary()`: Keras 3's table of layers, shapes and parameter counts.
+
+The table reproduces Keras's layout (rich's heavy-head box, the same column
+positions and widths for a given line length, word-wrapped cells), without
+colour codes.
+"""
+import shutil
+import textwrap
+
+import numpy as np
+
+from kerasish import tree
+
+
+def _count(weights):
+    unique = {id(w): w for w in weights}.values()
+    return int(sum(np.prod(w.shape) for w in unique))
+
+
+def _memory(weights):
+    unique = {id(w): w for w in weights}.values()
+    return float(sum(np.prod(w.shape) * np.dtype(w.dtype).itemsize
+                     for w in unique))
+
+
+def readable_memory_size(size):
+    for unit in ["B", "KB", "MB", "GB", "TB", "PB"]:
+        if size / 1024 < 1:
+            return f"{size:.2f} {unit}"
+        size /= 1024
+    return f"{size:.2f} PB"
+
+
+def _format_shape(shape):
+    return "(" + ", ".join(str(d) for d in shape) + ")"
+
+
+def format_layer_shape(layer):
+    if layer._inbound_nodes:
+        outputs = layer._inbound_nodes[-1].outputs
+        shapes = [_format_shape(t.shape) for t in outputs]
+        return shapes[0] if len(shapes) == 1 else \
+            "[" + ", ".join(shapes) + "]"
+    if layer._build_shapes_dict:
+        try:
+            out = layer.compute_output_shape(
+                *layer._build_shapes_dict.values())
+        except Exception:  # noqa: BLE001 - an unknown shape prints "?"
+            return "?"
+        flat = tree.flatten(out) if isinstance(out, list) else [out]
+        if all(isinstance(s, tuple) for s in flat):
+            texts = [_format_shape(s) for s in flat]
+            return texts[0] if len(texts) == 1 else str(texts).replace(
+                "'", "")
+        return _format_shape(out)
+    return "?"
+
+
+def _connections(layer, model_nodes):
+    parts = []
+    for node in layer._inbound_nodes:
+        if model_nodes is not None and node not in model_nodes:
+            continue
+        for t in node.input_tensors:
+            op, node_index, tensor_index = t._keras_history
+            parts.append(f"{op.name}[{node_index}][{tensor_index}]")
+    return ", ".join(parts) or "-"
+
+
+def _column_widths(line_length, positions, ncols):
+    widths, current = [], 0
+    for pos in positions:
+        pos = pos * line_length if pos <= 1 else pos
+        width = int(pos) - current
+        if width < 4:
+            raise ValueError("Insufficient console width to print summary.")
+        widths.append(width)
+        current += width
+    # Rich pads each cell by one space each side, then shrinks the columns
+    # evenly (rounding half to even) to fit the borders into line_length.
+    widths = [w + 2 for w in widths]
+    excess = sum(widths) - (line_length - (ncols + 1))
+    remaining, ratio = excess, ncols
+    for i in range(ncols):
+        if excess <= 0:
+            break
+        cut = min(widths[i], round(remaining / ratio))
+        widths[i] -= cut
+        remaining -= cut
+        ratio -= 1
+    return widths
+
+
+def _wrap(text, width):
+    lines = []
+    for paragraph in str(text).split("\n"):
+        lines.extend(textwrap.wrap(paragraph, width, break_long_words=True,
+                                   break_on_hyphens=False) or [""])
+    return lines
+
+
+def _render_row(cells, widths, aligns, edge):
+    wrapped = [_wrap(c, w - 2) for c, w in zip(cells, widths)]
+    height = max(len(w) for w in wrapped)
+    out = []
+    for i in range(height):
+        parts = []
+        for lines, w, align in zip(wrapped, widths, aligns):
+            text = lines[i] if i < len(lines) else ""
+            text = text.rjust(w - 2) if align == "right" else (
+                text.center(w - 2) if align == "center" else text.ljust(w - 2))
+            parts.append(" " + text + " ")
+        out.append(edge + edge.join(parts) + edge)
+    return out
+
+
+def _rule(widths, left, mid, right, fill):
+    return left + mid.join(fill * w for w in widths) + right
+
+
+def summary_lines(model, line_length=None, positions=None,
+                  expand_nested=False, show_trainable=False,
+                  layer_range=None):
+    """The summary as a list of text lines."""
+    from kerasish.engine.functional import Functional
+    sequential_like = _is_sequential_like(model)
+    layers = model.layers
+    if isinstance(model, Functional):
+        layers = model._operations
+    if sequential_like:
+        default, positions = 88, positions or [0.45, 0.80, 1.0]
+        header = ["Layer (type)", "Output Shape", "Param #"]
+        aligns = ["left", "left", "right"]
+    else:
+        default, positions = 108, positions or [0.3, 0.56, 0.74, 1.0]
+        header = ["Layer (type)", "Output Shape", "Param #", "Connected to"]
+        aligns = ["left", "left", "right", "left"]
+    if show_trainable:
+        default += 12
+        positions = [p * 0.90 for p in positions] + [1.0]
+        header.append("Trainable")
+        aligns.append("center")
+    columns = shutil.get_terminal_size().columns
+    line_length = line_length or min(default, columns - 4)
+    widths = _column_widths(line_length, positions, len(header))
+    model_nodes = model._nodes if isinstance(model, Functional) else None
+
+    rows = []
+    for layer in _layer_slice(layers, layer_range):
+        rows.extend(_layer_rows(layer, 0, sequential_like, show_trainable,
+                                expand_nested, model_nodes))
+    lines = [f'Model: "{model.name}"', _rule(widths, "┏", "┳", "┓", "━")]
+    lines += _render_row(header, widths, aligns, "┃")
+    lines.append(_rule(widths, "┡", "╇", "┩", "━"))
+    for i, row in enumerate(rows):
+        if i:
+            lines.append(_rule(widths, "├", "┼", "┤", "─"))
+        lines += _render_row(row, widths, aligns, "│")
+    lines.append(_rule(widths, "└", "┴", "┘", "─"))
+    lines += _totals(model)
+    return lines
+
+
+def _layer_rows(layer, level, sequential_like, show_trainable, expand,
+                model_nodes):
+    prefix = "   " * level + "└ " if level else ""
+    cls_name = getattr(layer, "class_name", type(layer).__name__)
+    name = f"{prefix}{layer.name} ({cls_name})"
+    if not hasattr(layer, "built"):
+        params = "0"
+    elif not layer.built:
+        params = "0 (unbuilt)"
+    else:
+        params = f"{layer.count_params():,}" if hasattr(
+            layer, "count_params") else "0"
+    row = [name, format_layer_shape(layer), params]
+    if not sequential_like:
+        row.append(_connections(layer, model_nodes))
+    if show_trainable:
+        has_weights = bool(getattr(layer, "weights", None))
+        row.append(("Y" if layer.trainable else "N") if has_weights else "-")
+    rows = [row]
+    if expand and getattr(layer, "layers", None):
+        for sub in layer.layers:
+            rows += _layer_rows(sub, level + 1, sequential_like,
+                                show_trainable, expand, None)
+    return rows
+
+
+def _is_sequential_like(model):
+    from kerasish.engine.functional import Functional
+    from kerasish.engine.sequential import Sequential
+    if isinstance(model, Sequential) or not isinstance(model, Functional):
+        return True
+    nodes_by_depth = model._nodes_by_depth
+    seen = []
+    for nodes in nodes_by_depth.values():
+        if len(nodes) > 1 or (len(nodes) == 1 and
+                              len(nodes[0].input_tensors) > 1):
+            return False
+        seen += nodes
+    for layer in model.layers:
+        hits = sum(1 for node in layer._inbound_nodes if node in seen)
+        if hits > 1:
+            return False
+    return True
+
+
+def _layer_slice(layers, layer_range):
+    if layer_range is None:
+        return layers
+    import re
+    start = next(i for i, l in enumerate(layers)
+                 if re.match(layer_range[0], l.name))
+    end = max(i for i, l in enumerate(layers)
+              if re.match(layer_range[1], l.name))
+    return layers[start:end + 1]
+
+
+def _totals(model):
+    trainable = model.trainable_weights
+    non_trainable = model.non_trainable_weights
+    opt_vars = []
+    optimizer = getattr(model, "optimizer", None)
+    if getattr(model, "compiled", False) and optimizer is not None and \
+            getattr(optimizer, "built", False):
+        opt_vars = optimizer.variables
+    total = _count(trainable) + _count(non_trainable) + _count(opt_vars)
+    memory = _memory(trainable) + _memory(non_trainable) + _memory(opt_vars)
+    lines = [
+        f" Total params: {total:,} ({readable_memory_size(memory)})",
+        f" Trainable params: {_count(trainable):,} "
+        f"({readable_memory_size(_memory(trainable))})",
+        f" Non-trainable params: {_count(non_trainable):,} "
+        f"({readable_memory_size(_memory(non_trainable))})"]
+    if opt_vars:
+        lines.append(f" Optimizer params: {_count(opt_vars):,} "
+                     f"({readable_memory_size(_memory(opt_vars))})")
+    return lines
+
+
+def print_summary(model, line_length=None, positions=None, print_fn=None,
+                  expand_nested=False, show_trainable=False,
+                  layer_range=None):
+    lines = summary_lines(model, line_length, positions, expand_nested,
+                          show_trainable, layer_range)
+    text = "\n".join(lines)
+    if print_fn is None:
+        print(text)
+    else:
+        print_fn(text)

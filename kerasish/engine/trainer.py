@@ -1,0 +1,374 @@
+"""`Trainer`: compile / fit / evaluate / predict, with Keras 3's semantics.
+
+The loops own the data, the callbacks and the epoch bookkeeping; each step
+is handed to the model's runtime (`runtime.train_step(model, batch)` ...),
+the seam where another runtime (a parameter server) plugs in. The default
+`LocalRuntime` simply calls `model.train_step(batch)` in-process.
+"""
+import warnings
+
+import numpy as np
+
+from kerasish import tree
+from kerasish.backend.tape import GradientTape
+from kerasish.engine import compile_utils
+from kerasish.engine.data_adapters import (get_data_adapter,
+                                           unpack_x_y_sample_weight)
+from kerasish.engine.data_adapters.array_data_adapter import convert_arrays
+from kerasish.engine.epoch_iterator import EpochIterator
+
+
+class Trainer:
+    """Training methods mixed into `Model`."""
+
+    def __init__(self):
+        self.compiled = False
+        self.optimizer = None
+        self.loss = None
+        self.steps_per_execution = 1
+        self._run_eagerly = False
+        self._jit_compile = False
+        self._compile_loss = None
+        self._compile_metrics = None
+        self._loss_tracker = None
+        self._compile_config = None
+        self._tracked_metrics = []
+        self._initial_epoch = None
+        self._runtime = None
+        self.stop_training = False
+        self.stop_evaluating = False
+        self.stop_predicting = False
+        self.history = None
+
+    # -- compile --------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None,
+                metrics=None, weighted_metrics=None, run_eagerly=False,
+                steps_per_execution=1, jit_compile="auto",
+                auto_scale_loss=True):
+        """Configure the model for training.
+
+        Args:
+            optimizer: Name (`"adam"`) or `Optimizer` instance.
+            loss: Name, function or `Loss`; a list or dict for several
+                outputs.
+            loss_weights: Float, list or dict weighting the output losses.
+            metrics: List (or per-output list/dict) of metric names,
+                functions or `Metric` instances.
+            weighted_metrics: Metrics that use `sample_weight`.
+            run_eagerly, steps_per_execution, jit_compile: Accepted for
+                compatibility; kerasish always runs eagerly, one step at
+                a time.
+        """
+        from kerasish import optimizers
+        from kerasish.distribute import current_runtime
+        optimizer_obj = optimizers.get(optimizer)
+        names = self._output_names_for_compile()
+        object.__setattr__(self, "optimizer", optimizer_obj)
+        object.__setattr__(self, "_compile_loss", None if loss is None else
+                           compile_utils.CompileLoss(loss, loss_weights,
+                                                     names))
+        object.__setattr__(self, "_compile_metrics", None if not (
+            metrics or weighted_metrics) else compile_utils.CompileMetrics(
+                metrics, weighted_metrics, names))
+        from kerasish.metrics import Mean
+        object.__setattr__(self, "_loss_tracker", Mean(name="loss"))
+        self.loss = loss
+        self._run_eagerly = run_eagerly
+        self._jit_compile = False if jit_compile == "auto" else jit_compile
+        self.steps_per_execution = steps_per_execution
+        self._compile_config = dict(
+            optimizer=optimizer, loss=loss, loss_weights=loss_weights,
+            metrics=metrics, weighted_metrics=weighted_metrics,
+            run_eagerly=run_eagerly, steps_per_execution=steps_per_execution,
+            jit_compile=self._jit_compile)
+        self._runtime = current_runtime()
+        self.compiled = True
+
+    def _output_names_for_compile(self):
+        names = getattr(self, "output_names", None)
+        if isinstance(getattr(self, "_outputs_struct", None), dict):
+            return list(self._outputs_struct)
+        return list(names) if names else None
+
+    @property
+    def run_eagerly(self):
+        return self._run_eagerly
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = value
+
+    @property
+    def jit_compile(self):
+        return self._jit_compile
+
+    @jit_compile.setter
+    def jit_compile(self, value):
+        self._jit_compile = value
+
+    def _assert_compiled(self):
+        if not self.compiled:
+            raise ValueError("You must call `compile()` before using the "
+                             "model.")
+
+    def get_compile_config(self):
+        if not self.compiled or self._compile_config is None:
+            return None
+        from kerasish.saving.serialization_lib import serialize_keras_object
+        return serialize_keras_object(self._compile_config)
+
+    def compile_from_config(self, config):
+        from kerasish.saving.serialization_lib import \
+            deserialize_keras_object
+        config = deserialize_keras_object(config)
+        self.compile(**config)
+        if self.built and self.optimizer is not None:
+            self.optimizer.build(self.trainable_variables)
+
+    # -- metrics ----------------------------------------------------------------
+    @property
+    def metrics(self):
+        """The loss tracker, compiled metrics, output losses, then user
+        metrics tracked as attributes and those of sublayers."""
+        out = []
+        if self.compiled:
+            out.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                out.append(self._compile_metrics)
+            if self._compile_loss is not None:
+                out.extend(self._compile_loss.metrics)
+        out.extend(self._tracked_metrics)
+        for layer in self._flatten_layers(include_self=False):
+            if not isinstance(layer, Trainer):
+                out.extend(getattr(layer, "_tracked_metrics", []))
+        return out
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    @property
+    def metrics_variables(self):
+        return [v for m in self.metrics for v in m.variables]
+
+    def reset_metrics(self):
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def get_metrics_result(self):
+        """Current results of all metrics, flattened into a logs dict."""
+        from kerasish.callbacks.callback_list import pythonify_logs
+        results = {}
+        for metric in self.metrics:
+            if isinstance(metric, compile_utils.CompileMetrics) and \
+                    not metric.built:
+                continue
+            value = metric.result()
+            if isinstance(value, dict):
+                results.update(value)
+            else:
+                results[metric.name] = value
+        return pythonify_logs(results)
+
+    def _get_metrics_result_or_logs(self, logs):
+        metric_logs = self.get_metrics_result()
+        if isinstance(logs, dict) and set(logs) == set(metric_logs):
+            return metric_logs
+        return logs
+
+    # -- steps --------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None,
+                     training=True):
+        """Compiled loss plus `model.losses` (regularization)."""
+        losses = []
+        if self._compile_loss is not None:
+            loss = self._compile_loss(y, y_pred, sample_weight)
+            if loss is not None:
+                losses.append(loss)
+        from kerasish import ops
+        for loss in self.losses:
+            losses.append(ops.sum(ops.cast(loss, "float32")))
+        if not losses:
+            raise ValueError("No loss to compute. Provide a `loss` argument "
+                             "in `compile()`.")
+        total = losses[0]
+        for loss in losses[1:]:
+            total = total + loss
+        return total
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Update the compiled metrics; return all metric results."""
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def _call_for_training(self, x, training):
+        if self._spec().has_training:
+            return self(x, training=training)
+        return self(x)
+
+    def train_step(self, data):
+        """One optimizer step on a batch; returns the logs."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        variables = self.trainable_weights
+        with GradientTape() as tape:
+            y_pred = self._call_for_training(x, True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight,
+                                     training=True)
+            scaled = self.optimizer.scale_loss(loss)
+        self._loss_tracker.update_state(loss,
+                                        sample_weight=_batch_size(x))
+        if variables:
+            grads = tape.gradient(scaled, variables)
+            self.optimizer.apply(grads, variables)
+        else:
+            warnings.warn("The model does not have any trainable weights.")
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        """Loss and metrics on a batch, without training."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self._call_for_training(x, False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._loss_tracker.update_state(loss,
+                                        sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        """The model's outputs on a batch."""
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self._call_for_training(x, False)
+
+    # -- loops ------------------------------------------------------------------
+    def _runtime_or_default(self):
+        if self._runtime is None:
+            from kerasish.distribute import current_runtime
+            self._runtime = current_runtime()
+        return self._runtime
+
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto",
+            callbacks=None, validation_split=0.0, validation_data=None,
+            shuffle=True, class_weight=None, sample_weight=None,
+            initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1):
+        """Train the model for a number of epochs; returns `History`.
+
+        `epochs` is the index of the last epoch (with `initial_epoch=2,
+        epochs=4` epochs 2 and 3 run). Callbacks see Keras's hook order,
+        validation runs the `on_test_*` hooks of the same callback list.
+        """
+        from kerasish.engine.fit_loop import FitLoop
+        self._assert_compiled()
+        return FitLoop(self, locals()).run()
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto",
+                 sample_weight=None, steps=None, callbacks=None,
+                 return_dict=False, **kwargs):
+        """Loss and metrics over the data: a scalar, a list, or a dict."""
+        from kerasish.engine.fit_loop import evaluate_loop
+        self._assert_compiled()
+        iterator = kwargs.pop("_iterator", None)
+        if kwargs:
+            raise ValueError(f"Arguments not recognized: {kwargs}")
+        if iterator is None:
+            adapter = get_data_adapter(x, y, sample_weight, batch_size,
+                                       steps, shuffle=False)
+            iterator = EpochIterator(adapter, steps)
+        logs = evaluate_loop(self, iterator, callbacks, verbose)
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None,
+                callbacks=None):
+        """Outputs for `x`, concatenated over batches as numpy arrays."""
+        from kerasish.engine.fit_loop import predict_loop
+        adapter = get_data_adapter(x, batch_size=batch_size,
+                                   steps_per_epoch=steps, shuffle=False)
+        return predict_loop(self, EpochIterator(adapter, steps), callbacks,
+                            verbose)
+
+    def _flatten_metrics_in_order(self, logs):
+        # kerasish lists each key once (Keras repeats a metric that is
+        # both weighted and unweighted, making the list longer than logs).
+        names = []
+        for metric in self.metrics:
+            if isinstance(metric, compile_utils.CompileMetrics):
+                names += [m.name for m in metric.metrics]
+            else:
+                names.append(metric.name)
+        ordered = []
+        for name in names + sorted(logs):
+            if name in logs and name not in ordered:
+                ordered.append(name)
+        results = [logs[name] for name in ordered]
+        return results[0] if len(results) == 1 else results
+
+    # -- single batches -------------------------------------------------------
+    def train_on_batch(self, x, y=None, sample_weight=None,
+                       class_weight=None, return_dict=False):
+        """One training step on one batch (metrics reset first)."""
+        self._assert_compiled()
+        batch = self._single_batch(x, y, sample_weight, class_weight)
+        self._symbolic_build(batch)
+        self.reset_metrics()
+        logs = self._runtime_or_default().train_step(self, batch)
+        return self._batch_result(logs, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None,
+                      return_dict=False):
+        """Loss and metrics on one batch (metrics reset first)."""
+        self._assert_compiled()
+        batch = self._single_batch(x, y, sample_weight)
+        self._symbolic_build(batch)
+        self.reset_metrics()
+        logs = self._runtime_or_default().test_step(self, batch)
+        return self._batch_result(logs, return_dict)
+
+    def predict_on_batch(self, x):
+        """Outputs for one batch as numpy arrays."""
+        batch = (convert_arrays(x, "x"),)
+        outputs = self._runtime_or_default().predict_step(self, batch)
+        return tree.map_structure(np.asarray, outputs)
+
+    def _single_batch(self, x, y, sample_weight, class_weight=None):
+        from kerasish.engine.data_adapters.utils import (
+            class_weight_to_sample_weights, pack_data)
+        x, y = convert_arrays(x, "x"), convert_arrays(y, "y")
+        sample_weight = convert_arrays(sample_weight, "sample_weight")
+        if class_weight is not None:
+            sample_weight = class_weight_to_sample_weights(y, class_weight)
+        return pack_data(x, y, sample_weight)
+
+    def _batch_result(self, logs, return_dict):
+        logs = self._get_metrics_result_or_logs(logs)
+        if return_dict:
+            return logs
+        return self._flatten_metrics_in_order(logs)
+
+    # -- building ----------------------------------------------------------------
+    def _symbolic_build(self, batch):
+        """Build the model (and the optimizer's slots) from a data batch."""
+        if not self.built:
+            x, _, _ = unpack_x_y_sample_weight(batch)
+            self._build_from_data(x)
+        if self.optimizer is not None and not self.optimizer.built:
+            self.optimizer.build(self.trainable_variables)
+
+    def _build_from_data(self, x):
+        from kerasish.engine.keras_tensor import KerasTensor
+        from kerasish.engine.operation import trace_output_spec
+        from kerasish.engine.sequential import Sequential
+        if isinstance(self, Sequential):
+            self.build(tuple(np.shape(tree.flatten(x)[0])))
+            return
+        placeholders = tree.map_structure(
+            lambda a: KerasTensor(np.shape(a), dtype=str(np.asarray(a).dtype))
+            if a is not None else None, x)
+        trace_output_spec(self.__call__, (placeholders,), {})
+        self.built = True
+
+
+def _batch_size(x):
+    for leaf in tree.flatten(x):
+        if leaf is not None and hasattr(leaf, "shape") and len(leaf.shape):
+            return leaf.shape[0]
+    return 1

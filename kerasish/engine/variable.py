@@ -1,0 +1,148 @@
+"""`Variable`: a named, mutable tensor that layers and optimizers own.
+
+The value lives in one numpy array that is updated in place (`assign`), so
+optimizer slots and the PS runtime can refer to it by its stable `path`.
+`numpy()` and `np.asarray(v)` return copies: a snapshot never changes under
+the caller when training continues.
+"""
+import numpy as np
+
+from kerasish.backend import dtypes
+from kerasish.backend.tensor import Tensor
+from kerasish.engine import naming
+
+
+class Variable(Tensor):
+    """A trainable (or not) array with a name and a path.
+
+    Args:
+        initializer: Initial value (array-like) or an initializer callable
+            `initializer(shape, dtype)`.
+        shape: Shape, required when `initializer` is a callable.
+        dtype: Defaults to floatx for floats.
+        trainable: Whether optimizers update it. Defaults to `True`.
+        name: Name; the path is `<name scope>/<name>`.
+
+    Example:
+
+    >>> import kerasish
+    >>> v = kerasish.Variable([1.0, 2.0], name="v")
+    >>> v.assign_add([1.0, 1.0]).numpy()
+    array([2., 3.], dtype=float32)
+    """
+
+    __slots__ = ("name", "path", "_trainable", "regularizer", "constraint",
+                 "_initializer", "overwrite_with_gradient", "aggregation",
+                 "synchronization", "_layer_ref")
+    _is_variable = True
+
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True,
+                 autocast=True, aggregation="none", synchronization="auto",
+                 name=None):
+        name = name or naming.auto_name("variable")
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(
+                "Argument `name` must be a string and cannot contain "
+                f"character `/`. Received: name={name!r}")
+        value = self._initial_value(initializer, shape, dtype)
+        super().__init__(value)
+        self.name = name
+        scope = naming.current_path()
+        self.path = f"{scope}/{name}" if scope else name
+        self._trainable = bool(trainable)
+        self.regularizer = None
+        self.constraint = None
+        self._initializer = initializer if callable(initializer) else None
+        self.overwrite_with_gradient = False
+        self.aggregation = aggregation
+        self.synchronization = synchronization
+        self._layer_ref = None
+
+    @staticmethod
+    def _initial_value(initializer, shape, dtype):
+        if callable(initializer):
+            if shape is None:
+                raise ValueError(
+                    "When creating a Variable from an initializer, the "
+                    "`shape` argument should be specified. Received: "
+                    f"initializer={initializer} and shape={shape}")
+            dtype = dtypes.standardize_dtype(dtype)
+            value = initializer(tuple(shape), dtype=dtype)
+        else:
+            value = initializer
+        value = np.asarray(getattr(value, "_value", value))
+        if dtype is not None:
+            value = value.astype(dtypes.standardize_dtype(dtype))
+        elif value.dtype == np.float64:
+            value = value.astype(dtypes.standardize_dtype(None))
+        elif value.dtype == np.int64:
+            value = value.astype("int32")
+        if shape is not None and tuple(value.shape) != tuple(shape):
+            raise ValueError(
+                "Initial value has shape "
+                f"{value.shape}, but the variable has shape {tuple(shape)}")
+        return np.array(value, copy=True, order="C")
+
+    # The tape watches trainable variables automatically.
+    @property
+    def _auto_watch(self):
+        return self._trainable
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+
+    @property
+    def value(self):
+        """The current value as a tensor (recorded on active tapes)."""
+        from kerasish.backend import shape as S
+        return S.identity(self)
+
+    def numpy(self):
+        return np.array(self._value, copy=True)
+
+    def __array__(self, dtype=None, copy=None):
+        out = np.array(self._value, copy=True)
+        return out if dtype is None else out.astype(dtype)
+
+    def assign(self, value):
+        """Write `value` into the variable in place; returns the variable."""
+        value = np.asarray(getattr(value, "_value", value))
+        if value.shape != self._value.shape:
+            raise ValueError(
+                    f"The shape of the target variable ({self.path}) and "
+                "the shape of the target value in `variable.assign(value)` "
+                f"must match. variable.shape={self._value.shape}, "
+                f"Received: value.shape={value.shape}.")
+        np.copyto(self._value, value, casting="unsafe")
+        return self
+
+    def assign_add(self, value):
+        self._value += np.asarray(getattr(value, "_value", value),
+                                  dtype=self._value.dtype)
+        return self
+
+    def assign_sub(self, value):
+        self._value -= np.asarray(getattr(value, "_value", value),
+                                  dtype=self._value.dtype)
+        return self
+
+    def __repr__(self):
+        return (f"<Variable path={self.path}, shape={self.shape}, "
+                f"dtype={self.dtype}, value={np.asarray(self._value)}>")
+
+    @property
+    def initializer(self):
+        return self._initializer
+
+
+def _register():
+    from kerasish.ops.symbolic import _EAGER_TYPES
+    _EAGER_TYPES.add(Variable)
+
+
+_register()

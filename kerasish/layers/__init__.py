@@ -1,0 +1,23 @@
+"""`kerasish.layers`: the Keras 3 layer library."""
+from kerasish.engine.layer import Layer  # noqa: F401
+from kerasish.engine.input_layer import InputLayer, Input  # noqa: F401
+from kerasish.engine.input_spec import InputSpec  # noqa: F401
+from kerasish.saving.object_registration import builtin as _builtin
+from kerasish.layers.core.dense import Dense  # noqa: F401
+from kerasish.layers.activations.activation import Activation  # noqa: F401
+from kerasish.layers.regularization.dropout import Dropout  # noqa: F401
+from kerasish.layers.reshaping.flatten import Flatten  # noqa: F401
+from kerasish.layers.reshaping.reshape import Reshape  # noqa: F401
+
+_builtin("keras.layers")(InputLayer)
+_builtin("keras.layers")(Layer)
+
+
+def serialize(layer):
+    from kerasish.saving.serialization_lib import serialize_keras_object
+    return serialize_keras_object(layer)
+
+
+def deserialize(config, custom_objects=None):
+    from kerasish.saving.serialization_lib import deserialize_keras_object
+    return deserialize_keras_object(config, custom_objects=custom_objects)

@@ -1,0 +1,112 @@
+"""`Metric`: a stateful quantity accumulated over batches.
+
+`update_state(...)` folds a batch into the metric's variables, `result()`
+reads the current value, `reset_state()` zeroes the variables. Metric
+updates never record on a gradient tape.
+"""
+import numpy as np
+
+from kerasish.backend import config
+from kerasish.engine import naming
+from kerasish.engine.variable import Variable
+
+
+class Metric:
+    """Base class of metrics.
+
+    Args:
+        name: Metric name (the log key); defaults to snake_case class name.
+        dtype: Dtype of the state and result (default floatx).
+
+    Example:
+
+    >>> class Count(Metric):
+    ...     def __init__(self, name="count"):
+    ...         super().__init__(name=name)
+    ...         self.n = self.add_variable((), "zeros", name="n")
+    ...     def update_state(self, values):
+    ...         self.n.assign_add(len(values))
+    ...     def result(self):
+    ...         return self.n.value
+    >>> m = Count()
+    >>> m.update_state([1, 2, 3])
+    >>> float(m.result())
+    3.0
+    """
+
+    def __init__(self, dtype=None, name=None):
+        self.name = name or naming.auto_name(type(self).__name__)
+        self._dtype = str(getattr(dtype, "compute_dtype", dtype)
+                          or config.floatx())
+        self._variables = []
+        self._metrics = []
+
+    def __setattr__(self, name, value):
+        if "_metrics" in self.__dict__ and isinstance(value, Metric) and \
+                value is not self and not any(value is m
+                                              for m in self._metrics):
+            self._metrics.append(value)
+        object.__setattr__(self, name, value)
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def variables(self):
+        out = list(self._variables)
+        for metric in self._metrics:
+            out.extend(metric.variables)
+        return out
+
+    def add_variable(self, shape, initializer, dtype=None,
+                     aggregation="sum", name=None):
+        """Create a state variable (non-trainable)."""
+        from kerasish import initializers
+        with naming.name_scope(self.name):
+            variable = Variable(initializers.get(initializer), shape=shape,
+                                dtype=dtype or self._dtype, trainable=False,
+                                name=name, aggregation=aggregation)
+        self._variables.append(variable)
+        return variable
+
+    def add_weight(self, shape=(), initializer=None, dtype=None, name=None):
+        return self.add_variable(shape, initializer or "zeros", dtype,
+                                 name=name)
+
+    def reset_state(self):
+        """Zero every state variable."""
+        for v in self.variables:
+            v._value[...] = 0
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"Metric {type(self).__name__} must implement `update_state()`.")
+
+    def result(self):
+        raise NotImplementedError(
+            f"Metric {type(self).__name__} must implement `result()`.")
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def stateless_result(self, metric_variables):
+        saved = [np.array(v._value) for v in self.variables]
+        for v, value in zip(self.variables, metric_variables):
+            v.assign(value)
+        try:
+            return self.result()
+        finally:
+            for v, value in zip(self.variables, saved):
+                v.assign(value)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"

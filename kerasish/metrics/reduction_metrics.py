@@ -1,0 +1,138 @@
+"""`Sum`, `Mean` and `MeanMetricWrapper`: the reducing metrics."""
+import numpy as np
+
+from kerasish import ops
+from kerasish.backend.tape import stop_recording
+from kerasish.backend.tensor import Tensor
+from kerasish.losses import loss as loss_module
+from kerasish.metrics.metric import Metric
+from kerasish.saving import serialization_lib
+from kerasish.saving.object_registration import builtin
+
+_MODULE = "keras.metrics"
+
+
+def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
+    """Per-sample values (reduced over non-batch axes) times weights."""
+    mask = getattr(values, "_keras_mask", None)
+    values = ops.cast(values, dtype)
+    if sample_weight is not None:
+        sample_weight = ops.convert_to_tensor(sample_weight, dtype=dtype)
+        if mask is not None:
+            sample_weight = loss_module.apply_mask(sample_weight, mask,
+                                                   dtype, "sum")
+        values, sample_weight = loss_module.squeeze_or_expand_to_same_rank(
+            values, sample_weight)
+        weight_ndim, values_ndim = len(sample_weight.shape), len(values.shape)
+        if values_ndim > weight_ndim:
+            values = reduce_fn(values,
+                               axis=list(range(weight_ndim, values_ndim)))
+        sample_weight = ops.broadcast_to(sample_weight, values.shape)
+        values = values * sample_weight
+        if weight_ndim > 1:
+            sample_weight = reduce_fn(sample_weight,
+                                      axis=list(range(1, weight_ndim)))
+    if len(values.shape) > 1:
+        values = reduce_fn(values, axis=list(range(1, len(values.shape))))
+    return values, sample_weight
+
+
+def _is_scalar(x):
+    return np.ndim(getattr(x, "_value", x)) == 0 and not isinstance(x, str)
+
+
+@builtin(_MODULE)
+class Sum(Metric):
+    """Running (weighted) sum of the values given."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable((), "zeros", name="total")
+
+    def update_state(self, values, sample_weight=None):
+        with stop_recording():
+            values, _ = reduce_to_samplewise_values(values, sample_weight,
+                                                    ops.sum, self.dtype)
+            self.total.assign_add(ops.sum(values))
+
+    def result(self):
+        return ops.cast(self.total.numpy(), self.dtype)
+
+
+@builtin(_MODULE)
+class Mean(Metric):
+    """Running (weighted) mean of the values given.
+
+    >>> m = Mean()
+    >>> m.update_state([1.0, 3.0, 5.0, 7.0])
+    >>> float(m.result())
+    4.0
+    """
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable((), "zeros", name="total")
+        self.count = self.add_variable((), "zeros", name="count")
+
+    def update_state(self, values, sample_weight=None):
+        if _is_scalar(values) and (sample_weight is None or
+                                   _is_scalar(sample_weight)):
+            # The loss tracker's case (a scalar weighted by batch size),
+            # done directly: total += value * weight; count += weight.
+            value = np.asarray(getattr(values, "_value", values),
+                               self.dtype)
+            weight = np.asarray(1 if sample_weight is None else getattr(
+                sample_weight, "_value", sample_weight), self.dtype)
+            self.total._value += value * weight
+            self.count._value += weight
+            return
+        with stop_recording():
+            values, sample_weight = reduce_to_samplewise_values(
+                values, sample_weight, ops.mean, self.dtype)
+            self.total.assign_add(ops.sum(values))
+            if sample_weight is not None:
+                count = ops.sum(sample_weight)
+            elif len(values.shape) >= 1:
+                count = values.shape[0]
+            else:
+                count = 1
+            self.count.assign_add(count)
+
+    def result(self):
+        total, count = self.total._value, self.count._value
+        return Tensor(total / count if count else np.zeros((), total.dtype))
+
+
+@builtin(_MODULE)
+class MeanMetricWrapper(Mean):
+    """Mean of `fn(y_true, y_pred, **kwargs)` over all samples seen."""
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        super().__init__(name=name, dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+        from kerasish.saving import object_registration
+        losses = object_registration.builtins_of("keras.losses").values()
+        if any(fn is obj or type(fn) is obj for obj in losses):
+            self._direction = "down"
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        with stop_recording():
+            mask = getattr(y_pred, "_keras_mask", None)
+            values = self._fn(y_true, y_pred, **self._fn_kwargs)
+            sample_weight = loss_module.apply_mask(sample_weight, mask,
+                                                   self.dtype, "sum")
+            super().update_state(values, sample_weight=sample_weight)
+
+    def get_config(self):
+        config = super().get_config()
+        config["fn"] = serialization_lib.serialize_keras_object(self._fn)
+        config.update(serialization_lib.serialize_keras_object(
+            self._fn_kwargs))
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        if "fn" in config:
+            config = serialization_lib.deserialize_keras_object(config)
+        return cls(**config)

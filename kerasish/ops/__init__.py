@@ -1,0 +1,14 @@
+"""`kerasish.ops`: the `keras.ops` namespace on the numpy backend.
+
+Every op accepts tensors, variables, numpy arrays and Python numbers, returns
+a `Tensor`, is differentiable under `GradientTape` where Keras's is, and,
+called on symbolic `KerasTensor`s, records a node of a functional graph.
+"""
+from kerasish.ops.core import *  # noqa: F401,F403
+from kerasish.ops.core import map, slice  # noqa: F401  (shadow builtins)
+from kerasish.ops.numpy import *  # noqa: F401,F403
+from kerasish.ops.numpy import (abs, all, any, max, min, round,  # noqa: F401
+                                sum)
+from kerasish.ops.nn import *  # noqa: F401,F403
+from kerasish.ops.math import *  # noqa: F401,F403
+from kerasish.ops import numpy, nn, math, core  # noqa: F401,E402

@@ -1,0 +1,66 @@
+"""Math ops (`keras.ops.math`): logsumexp, top_k, segment reductions, ..."""
+import numpy as np
+
+from kerasish.backend import math as M
+from kerasish.backend import reduction as R
+from kerasish.backend.primitive import to_array
+from kerasish.backend.tensor import Tensor
+from kerasish.ops.core import convert_to_tensor
+from kerasish.ops import numpy as knp
+from kerasish.ops.symbolic import keras_op
+
+
+@keras_op
+def logsumexp(x, axis=None, keepdims=False):
+    """`log(sum(exp(x)))` over `axis`, computed stably."""
+    return R.logsumexp(convert_to_tensor(x), axis=knp._axis(axis),
+                       keepdims=keepdims)
+
+
+@keras_op
+def rsqrt(x):
+    return M.rsqrt(convert_to_tensor(x))
+
+
+@keras_op
+def top_k(x, k, sorted=True):
+    """The `k` largest entries along the last axis and their indices."""
+    x = convert_to_tensor(x)
+    order = np.argsort(-x._value, axis=-1, kind="stable")[..., :k]
+    values = knp.take_along_axis(x, order, axis=-1)
+    return values, Tensor(order.astype("int32"))
+
+
+@keras_op
+def in_top_k(targets, predictions, k):
+    """Whether each target class is among the top `k` predictions."""
+    preds = np.asarray(to_array(predictions))
+    t = np.asarray(to_array(targets)).astype(np.int64)
+    target_score = np.take_along_axis(preds, t[:, None], axis=-1)
+    # Ties with the k-th value count as inside, as in TF/Keras.
+    higher = (preds > target_score).sum(axis=-1)
+    return Tensor(higher < k)
+
+
+def _segment(data, segment_ids, num_segments, sorted, reducer):
+    data = convert_to_tensor(data)
+    ids = np.asarray(to_array(segment_ids)).astype(np.int64)
+    n = int(ids.max()) + 1 if num_segments is None else int(num_segments)
+    parts = []
+    for s in range(n):
+        rows = np.nonzero(ids == s)[0]
+        if rows.size:
+            parts.append(reducer(knp.take(data, rows, axis=0), axis=0))
+        else:
+            parts.append(knp.zeros(data.shape[1:], data.dtype))
+    return knp.stack(parts)
+
+
+@keras_op
+def segment_sum(data, segment_ids, num_segments=None, sorted=False):
+    return _segment(data, segment_ids, num_segments, sorted, knp.sum)
+
+
+@keras_op
+def segment_max(data, segment_ids, num_segments=None, sorted=False):
+    return _segment(data, segment_ids, num_segments, sorted, knp.max)

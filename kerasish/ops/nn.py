@@ -1,0 +1,266 @@
+"""Neural-network ops (`keras.ops.nn`): activations, one-hot, cross-entropy.
+
+The cross-entropies follow Keras 3's formulas exactly (probabilities are
+renormalised and clipped to `[epsilon, 1 - epsilon]` before the log), so
+losses match Keras to float32 rounding; the `from_logits` paths use fused
+primitives.
+"""
+import numpy as np
+
+from kerasish.backend import config
+from kerasish.backend import math as M
+from kerasish.backend import nn as N
+from kerasish.backend import shape as S
+from kerasish.backend.primitive import to_array
+from kerasish.backend.tensor import Tensor
+from kerasish.ops.core import convert_to_tensor, cast
+from kerasish.ops import numpy as knp
+from kerasish.ops.symbolic import keras_op
+
+
+def _float(x):
+    x = convert_to_tensor(x)
+    if x.dtype.kind != "f":
+        x = cast(x, config.floatx())
+    return x
+
+
+@keras_op
+def relu(x):
+    """`max(x, 0)`, with gradient 0 at 0."""
+    return N.relu(_float(x))
+
+
+@keras_op
+def relu6(x):
+    return knp.minimum(N.relu(_float(x)), 6.0)
+
+
+@keras_op
+def sigmoid(x):
+    return N.sigmoid(_float(x))
+
+
+@keras_op
+def softplus(x):
+    return N.softplus(_float(x))
+
+
+@keras_op
+def softsign(x):
+    x = _float(x)
+    return knp.divide(x, knp.add(knp.absolute(x), 1.0))
+
+
+@keras_op
+def silu(x):
+    x = _float(x)
+    return knp.multiply(x, N.sigmoid(x))
+
+
+swish = silu
+
+
+@keras_op
+def log_sigmoid(x):
+    return knp.negative(N.softplus(knp.negative(_float(x))))
+
+
+@keras_op
+def leaky_relu(x, negative_slope=0.2):
+    x = _float(x)
+    return knp.where(knp.greater_equal(x, 0), x,
+                     knp.multiply(x, negative_slope))
+
+
+@keras_op
+def hard_sigmoid(x):
+    """`relu6(x + 3) / 6`, Keras 3's definition."""
+    return knp.divide(relu6(knp.add(_float(x), 3.0)), 6.0)
+
+
+@keras_op
+def hard_silu(x):
+    x = _float(x)
+    return knp.multiply(x, hard_sigmoid(x))
+
+
+hard_swish = hard_silu
+
+
+@keras_op
+def elu(x, alpha=1.0):
+    x = _float(x)
+    return knp.where(knp.greater(x, 0), x,
+                     knp.multiply(knp.expm1(knp.minimum(x, 0.0)), alpha))
+
+
+@keras_op
+def selu(x):
+    alpha = 1.6732632423543772848170429916717
+    scale = 1.0507009873554804934193349852946
+    return knp.multiply(elu(x, alpha), scale)
+
+
+@keras_op
+def softmax(x, axis=-1):
+    """Softmax over `axis` (or several axes given as a tuple)."""
+    x = _float(x)
+    if isinstance(axis, (tuple, list)):
+        return _softmax_axes(x, tuple(axis))
+    return N.softmax(x, axis=axis)
+
+
+def _softmax_axes(x, axes):
+    moved = knp.moveaxis(x, axes, tuple(range(-len(axes), 0)))
+    flat_shape = moved.shape[:moved.ndim - len(axes)] + (-1,)
+    out = N.softmax(knp.reshape(moved, flat_shape), axis=-1)
+    out = knp.reshape(out, moved.shape)
+    return knp.moveaxis(out, tuple(range(-len(axes), 0)), axes)
+
+
+@keras_op
+def log_softmax(x, axis=-1):
+    return N.log_softmax(_float(x), axis=axis)
+
+
+@keras_op
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    """One-hot encode integer `x`; out-of-range indices give all zeros."""
+    idx = np.asarray(to_array(x)).astype(np.int64)
+    eye = np.eye(num_classes + 1, num_classes,
+                 dtype=dtype or config.floatx())
+    out = eye[np.where((idx >= 0) & (idx < num_classes), idx, num_classes)]
+    if axis not in (-1, idx.ndim):
+        out = np.moveaxis(out, -1, axis)
+    return Tensor(out)
+
+
+@keras_op
+def multi_hot(inputs, num_classes, axis=-1, dtype=None, sparse=False):
+    hot = one_hot(inputs, num_classes, axis=axis, dtype=dtype)
+    reduce_axis = -2 if axis == -1 else 0
+    return Tensor(np.max(hot._value, axis=reduce_axis))
+
+
+def _check_same_shape(target, output):
+    if tuple(target.shape) != tuple(output.shape):
+        raise ValueError(
+            "Arguments `target` and `output` must have the same shape. "
+            f"Received: target.shape={target.shape}, "
+            f"output.shape={output.shape}")
+
+
+def _clipped_log_probs(output, axis):
+    eps = config.epsilon()
+    output = knp.divide(output, knp.sum(output, axis=axis, keepdims=True))
+    return knp.log(knp.clip(output, eps, 1.0 - eps))
+
+
+@keras_op
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    """Cross-entropy between one-hot (or soft) `target` and `output`."""
+    target, output = convert_to_tensor(target), _float(output)
+    _check_same_shape(target, output)
+    if target.ndim < 1:
+        raise ValueError(
+            "Arguments `target` and `output` must be at least rank 1. "
+            f"Received: target.shape={target.shape}, "
+            f"output.shape={output.shape}")
+    target = cast(target, output.dtype)
+    if from_logits:
+        return N.softmax_cross_entropy(target, output, axis=axis)
+    log_prob = _clipped_log_probs(output, axis)
+    return knp.negative(knp.sum(knp.multiply(target, log_prob), axis=axis))
+
+
+@keras_op
+def sparse_categorical_crossentropy(target, output, from_logits=False,
+                                    axis=-1):
+    """Cross-entropy between integer class `target` and `output`."""
+    output = _float(output)
+    labels = np.asarray(to_array(target))
+    if labels.ndim == output.ndim and labels.shape[-1] == 1:
+        labels = labels.reshape(labels.shape[:-1])
+    if output.ndim < 1:
+        raise ValueError("Argument `output` must be at least rank 1. "
+                         f"Received: output.shape={output.shape}")
+    if labels.shape != tuple(output.shape[:-1]):
+        raise ValueError(
+            "Arguments `target` and `output` must have the same shape up "
+            "until the last dimension: "
+            f"target.shape={labels.shape}, output.shape={output.shape}")
+    labels = _checked_labels(labels, output.shape[axis])
+    if from_logits:
+        return N.sparse_softmax_cross_entropy(labels, output, axis=axis)
+    return N.sparse_probs_cross_entropy(labels, output, axis=axis,
+                                        eps=config.epsilon())
+
+
+def _checked_labels(labels, num_classes):
+    if labels.dtype.kind == "f":
+        if labels.size and not np.all(np.floor(labels) == labels):
+            raise ValueError(
+                "Sparse labels must be integer class indices. Received "
+                f"non-integer values such as {labels[labels != np.floor(labels)][0]!r}")
+    labels = labels.astype(np.int64, copy=False)
+    if labels.size:
+        lo, hi = labels.min(), labels.max()
+        if lo < 0 or hi >= num_classes:
+            raise ValueError(
+                f"Sparse labels must be in [0, {num_classes}) for an output "
+                f"with {num_classes} classes. Received labels in "
+                f"[{lo}, {hi}]")
+    return labels
+
+
+@keras_op
+def binary_crossentropy(target, output, from_logits=False):
+    """Elementwise binary cross-entropy."""
+    target, output = convert_to_tensor(target), _float(output)
+    _check_same_shape(target, output)
+    target = cast(target, output.dtype)
+    if from_logits:
+        pos = log_sigmoid(output)
+        neg = log_sigmoid(knp.negative(output))
+        return knp.subtract(knp.negative(knp.multiply(target, pos)),
+                            knp.multiply(knp.subtract(1.0, target), neg))
+    eps = config.epsilon()
+    output = knp.clip(output, eps, 1.0 - eps)
+    bce = knp.multiply(target, knp.log(output))
+    bce = knp.add(bce, knp.multiply(knp.subtract(1.0, target),
+                                    knp.log(knp.subtract(1.0, output))))
+    return knp.negative(bce)
+
+
+@keras_op
+def moments(x, axes, keepdims=False, synchronized=False):
+    """Mean and variance of `x` over `axes`."""
+    x = _float(x)
+    mean = knp.mean(x, axis=axes, keepdims=True)
+    variance = knp.mean(knp.square(knp.subtract(x, mean)), axis=axes,
+                        keepdims=True)
+    if not keepdims:
+        mean = knp.squeeze(mean, axes)
+        variance = knp.squeeze(variance, axes)
+    return mean, variance
+
+
+@keras_op
+def normalize(x, axis=-1, order=2, epsilon=None):
+    """Scale `x` to unit `order`-norm along `axis`."""
+    if not isinstance(order, int) or order < 1:
+        raise ValueError(
+            f"Argument `order` must be an int >= 1. Received: order={order}")
+    x = _float(x)
+    if x.ndim == 0:
+        x = knp.expand_dims(x, 0)
+    eps = config.epsilon() if epsilon is None else epsilon
+    if order == 2:
+        # x * rsqrt(sum(x^2)), capped at 1/eps, as Keras computes it.
+        square_sum = knp.sum(knp.square(x), axis=axis, keepdims=True)
+        inv_norm = knp.minimum(M.rsqrt(square_sum), 1.0 / eps)
+        return knp.multiply(x, inv_norm)
+    norm = knp.power(knp.sum(knp.power(knp.absolute(x), order), axis=axis,
+                             keepdims=True), 1.0 / order)
+    return knp.divide(x, knp.maximum(norm, eps))

@@ -1,0 +1,126 @@
+"""`Adam`: adaptive moment estimation, Keras 3's exact update order."""
+import numpy as np
+
+from kerasish.backend.indexed_slices import IndexedSlices
+from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish.saving.object_registration import builtin
+
+
+@builtin("keras.optimizers", "adam")
+class Adam(Optimizer):
+    """Adam, with Keras 3's update order (so float32 results match):
+
+        alpha = lr * sqrt(1 - beta_2^t) / (1 - beta_1^t)
+        m += (g - m) * (1 - beta_1);  v += (g^2 - v) * (1 - beta_2)
+        w -= m * alpha / (sqrt(v) + epsilon)
+
+    For an `IndexedSlices` gradient (embedding rows) the result equals the
+    dense update with zero rows: every row's moments decay and every row
+    moves, but the gradient is never materialised as a dense table.
+
+    Args:
+        learning_rate: Float or schedule. Defaults to 0.001.
+        beta_1: Decay of the first moment. Defaults to 0.9.
+        beta_2: Decay of the second moment. Defaults to 0.999.
+        epsilon: Numerical fuzz. Defaults to 1e-7.
+        amsgrad: Use the AMSGrad variant. Defaults to False.
+        **kwargs: The common optimizer arguments (see `Optimizer`).
+    """
+
+    _supports_sparse = True
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999,
+                 epsilon=1e-7, amsgrad=False, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name,
+                         weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue,
+                         global_clipnorm=global_clipnorm, use_ema=use_ema,
+                         ema_momentum=ema_momentum,
+                         ema_overwrite_frequency=ema_overwrite_frequency,
+                         loss_scale_factor=loss_scale_factor,
+                         gradient_accumulation_steps=gradient_accumulation_steps,
+                         **kwargs)
+        self.beta_1, self.beta_2 = beta_1, beta_2
+        self.epsilon, self.amsgrad = epsilon, amsgrad
+
+    def build(self, var_list):
+        if self.built:
+            return
+        super().build(var_list)
+        self._momentums, self._velocities = self.add_optimizer_variables(
+            var_list, ["momentum", "velocity"])
+        if self.amsgrad:
+            self._velocity_hats = self.add_optimizer_variables(
+                var_list, "velocity_hat")
+
+    def _alpha(self, learning_rate, dtype):
+        # Same for every variable of a step: computed once per step.
+        lr_value = getattr(learning_rate, "_value", learning_rate)
+        key = (int(self._iterations._value), float(lr_value), dtype)
+        cached = self.__dict__.get("_alpha_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        alpha = self._compute_alpha(lr_value, dtype)
+        self._alpha_cache = (key, alpha)
+        return alpha
+
+    def _compute_alpha(self, lr_value, dtype):
+        step = np.asarray(int(self._iterations._value) + 1, dtype)
+        b1_power = np.power(np.asarray(self.beta_1, dtype), step)
+        b2_power = np.power(np.asarray(self.beta_2, dtype), step)
+        lr = np.asarray(lr_value, dtype)
+        return lr * np.sqrt(1 - b2_power) / (1 - b1_power)
+
+    def update_step(self, gradient, variable, learning_rate):
+        dtype = variable.dtype
+        index = self._get_variable_index(variable)
+        m = self._momentums[index]._value
+        v = self._velocities[index]._value
+        alpha = self._alpha(learning_rate, dtype)
+        c1 = np.asarray(1 - self.beta_1, dtype)
+        c2 = np.asarray(1 - self.beta_2, dtype)
+        t1, t2 = self._scratch(variable)
+        if isinstance(gradient, IndexedSlices):
+            self._sparse_moments(gradient, m, v, c1, c2)
+        else:
+            g = np.asarray(getattr(gradient, "_value", gradient))
+            np.subtract(g, m, out=t1)
+            t1 *= c1
+            m += t1
+            np.square(g, out=t1)
+            t1 -= v
+            t1 *= c2
+            v += t1
+        if self.amsgrad:
+            v_hat = self._velocity_hats[index]._value
+            np.maximum(v_hat, v, out=v_hat)
+            v = v_hat
+        np.sqrt(v, out=t1)
+        t1 += np.asarray(self.epsilon, dtype)
+        np.multiply(m, alpha, out=t2)
+        t2 /= t1
+        variable._value -= t2
+
+    @staticmethod
+    def _sparse_moments(gradient, m, v, c1, c2):
+        """Dense-equivalent moment update for a deduplicated row gradient.
+
+        With g = 0 outside the rows, `m += (0 - m) * c1` is exactly
+        `m -= m * c1`; the touched rows then get the full formula from their
+        old values.
+        """
+        rows, g = gradient.indices, gradient.values
+        m_rows, v_rows = m[rows], v[rows]
+        m -= m * c1
+        v -= v * c2
+        m[rows] = m_rows + (g - m_rows) * c1
+        v[rows] = v_rows + (np.square(g) - v_rows) * c2
+
+    def get_config(self):
+        return {**super().get_config(), "beta_1": self.beta_1,
+                "beta_2": self.beta_2, "epsilon": self.epsilon,
+                "amsgrad": self.amsgrad}

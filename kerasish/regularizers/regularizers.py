@@ -1,0 +1,116 @@
+"""Weight regularizers (`keras.regularizers`): L1, L2, L1L2, Orthogonal."""
+from kerasish import ops
+from kerasish.saving.object_registration import builtin
+
+_MODULE = "keras.regularizers"
+
+
+def _validate_factor(value, name):
+    if not isinstance(value, (int, float)) or value < 0 or \
+            value != value:
+        raise ValueError(
+            f"Value for argument {name} must be a non-negative float. "
+            f"Received: {name}={value}")
+    return float(value)
+
+
+class Regularizer:
+    """Base class: `regularizer(weights) -> scalar penalty`."""
+
+    def __call__(self, x):
+        return 0.0
+
+    def get_config(self):
+        raise NotImplementedError(
+            f"{type(self).__name__} does not implement get_config()")
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+@builtin(_MODULE, "l1_l2")
+class L1L2(Regularizer):
+    """`l1 * sum(|x|) + l2 * sum(x**2)`."""
+
+    def __init__(self, l1=0.0, l2=0.0):
+        self.l1 = _validate_factor(l1, "l1")
+        self.l2 = _validate_factor(l2, "l2")
+
+    def __call__(self, x):
+        penalty = 0.0
+        if self.l1:
+            penalty = penalty + self.l1 * ops.sum(ops.absolute(x))
+        if self.l2:
+            penalty = penalty + self.l2 * ops.sum(ops.square(x))
+        return penalty
+
+    def get_config(self):
+        return {"l1": self.l1, "l2": self.l2}
+
+
+@builtin(_MODULE, "l1")
+class L1(Regularizer):
+    """`l1 * sum(|x|)` (default factor 0.01)."""
+
+    def __init__(self, l1=0.01):
+        self.l1 = _validate_factor(l1, "l1")
+
+    def __call__(self, x):
+        return self.l1 * ops.sum(ops.absolute(x))
+
+    def get_config(self):
+        return {"l1": self.l1}
+
+
+@builtin(_MODULE, "l2")
+class L2(Regularizer):
+    """`l2 * sum(x**2)` (default factor 0.01)."""
+
+    def __init__(self, l2=0.01):
+        self.l2 = _validate_factor(l2, "l2")
+
+    def __call__(self, x):
+        return self.l2 * ops.sum(ops.square(x))
+
+    def get_config(self):
+        return {"l2": self.l2}
+
+
+@builtin(_MODULE, "orthogonal_regularizer")
+class OrthogonalRegularizer(Regularizer):
+    """Penalise non-orthogonal rows (or columns) of a 2-D kernel.
+
+    `factor * mean(|off-diagonal of N N^T|)` with N the L2-normalised rows
+    (or columns when `mode="columns"`).
+    """
+
+    def __init__(self, factor=0.01, mode="rows"):
+        self.factor = _validate_factor(factor, "factor")
+        if mode not in ("rows", "columns"):
+            raise ValueError(
+                "Invalid value for argument `mode`. Expected one of "
+                f"{{'rows', 'columns'}}. Received: mode={mode}")
+        self.mode = mode
+
+    def __call__(self, inputs):
+        if len(inputs.shape) != 2:
+            raise ValueError(
+                "Inputs to OrthogonalRegularizer must have rank 2. Received: "
+                f"inputs.shape={inputs.shape}")
+        x = inputs if self.mode == "rows" else ops.transpose(inputs)
+        x = ops.normalize(x, axis=1, order=2)
+        product = ops.matmul(x, ops.transpose(x))
+        size = product.shape[0]
+        off_diagonal = product * (1.0 - ops.eye(size))
+        num_pairs = size * (size - 1) / 2.0
+        return self.factor * 0.5 * ops.sum(ops.absolute(off_diagonal)) / \
+            num_pairs
+
+    def get_config(self):
+        return {"factor": self.factor, "mode": self.mode}
+
+
+def l1_l2(l1=0.01, l2=0.01):
+    """Legacy helper: `L1L2(l1, l2)` with Keras 2's defaults."""
+    return L1L2(l1=l1, l2=l2)

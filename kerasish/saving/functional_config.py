@@ -1,0 +1,179 @@
+"""Functional models <-> Keras 3's config: layers with `inbound_nodes`.
+
+Each layer entry carries `name` and `inbound_nodes`, a list of recorded
+calls whose tensor arguments are `__keras_tensor__` references
+`[layer_name, node_index, tensor_index]`. Rebuilding replays those calls
+in dependency order.
+"""
+from kerasish import tree
+from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.saving import serialization_lib
+
+_OPS_MODULE = "keras.src.ops.numpy"
+
+
+def _is_functional(op):
+    from kerasish.engine.functional import Functional
+    return isinstance(op, Functional)
+
+
+def _own_node_index(op, node, own_nodes):
+    """Index of `node` among `op`'s nodes that belong to this model."""
+    kept = [n for n in op._inbound_nodes if id(n) in own_nodes]
+    # A nested functional model's construction node is counted first.
+    return kept.index(node) + (1 if _is_functional(op) else 0)
+
+
+def _serialize_tensor_ref(t, own_nodes):
+    op, node_index, tensor_index = t._keras_history
+    node = op._inbound_nodes[node_index]
+    index = 0 if node.is_input else _own_node_index(op, node, own_nodes)
+    return {"class_name": "__keras_tensor__",
+            "config": {"shape": list(t.shape), "dtype": t.dtype,
+                       "keras_history": [op.name, index, tensor_index]}}
+
+
+def _serialize_arg(x, own_nodes):
+    if isinstance(x, KerasTensor):
+        return _serialize_tensor_ref(x, own_nodes)
+    if isinstance(x, (list, tuple)):
+        return [_serialize_arg(v, own_nodes) for v in x]
+    if isinstance(x, dict):
+        return {k: _serialize_arg(v, own_nodes) for k, v in x.items()}
+    if isinstance(x, slice):
+        return {"class_name": "__slice__",
+                "config": {"start": x.start, "stop": x.stop,
+                           "step": x.step}}
+    if x is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
+    return serialization_lib.serialize_keras_object(x)
+
+
+def _serialize_op(op):
+    from kerasish.engine.operation import OpCall
+    if isinstance(op, OpCall):
+        return {"module": _OPS_MODULE, "class_name": op.class_name,
+                "config": op.get_config(), "registered_name": op.class_name}
+    return serialization_lib.serialize_keras_object(op)
+
+
+def functional_config(model):
+    """Keras 3's `Functional.get_config()` layout."""
+    own_nodes = {id(n) for ns in model._nodes_by_depth.values() for n in ns}
+    layers = []
+    for op in model._operations:
+        entry = _serialize_op(op)
+        entry["name"] = op.name
+        entry["inbound_nodes"] = [
+            {"args": _serialize_arg(list(node.call_args), own_nodes),
+             "kwargs": _serialize_arg(node.call_kwargs, own_nodes)}
+            for node in op._inbound_nodes
+            if id(node) in own_nodes and not node.is_input]
+        layers.append(entry)
+
+    def ref(t):
+        return _serialize_tensor_ref(t, own_nodes)["config"]["keras_history"]
+    return {"name": model.name, "trainable": model.trainable,
+            "layers": layers,
+            "input_layers": tree.map_structure(ref, model._inputs_struct),
+            "output_layers": tree.map_structure(ref, model._outputs_struct)}
+
+
+def _deserialize_op(data, custom_objects):
+    module = data.get("module") or ""
+    if module.startswith("keras.src.ops") or module == "keras.ops":
+        from kerasish.saving.op_registry import op_from_config
+        return op_from_config(data)
+    return serialization_lib.deserialize_keras_object(
+        data, custom_objects=custom_objects)
+
+
+def _output_of(layer, node_index, tensor_index):
+    if _is_functional(layer):
+        node_index -= 1
+    if node_index >= len(layer._inbound_nodes):
+        raise IndexError(node_index)
+    return layer._inbound_nodes[node_index].outputs[tensor_index]
+
+
+def _deserialize_arg(x, created):
+    if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+        name, node_index, tensor_index = x["config"]["keras_history"]
+        if name not in created:
+            raise ValueError("Invalid Functional model configuration. "
+                             f"Missing node: {name}")
+        return _output_of(created[name], node_index, tensor_index)
+    if isinstance(x, dict) and x.get("class_name") == "__slice__":
+        c = x["config"]
+        return slice(c["start"], c["stop"], c["step"])
+    if isinstance(x, dict) and x.get("class_name") == "__ellipsis__":
+        return Ellipsis
+    if isinstance(x, list):
+        return [_deserialize_arg(v, created) for v in x]
+    if isinstance(x, dict) and "class_name" not in x:
+        return {k: _deserialize_arg(v, created) for k, v in x.items()}
+    return serialization_lib.deserialize_keras_object(x)
+
+
+def _node_call_args(node_data, created):
+    if isinstance(node_data, list):
+        # Keras 2 node format: [[name, node_index, tensor_index, kwargs]...]
+        tensors, kwargs = [], {}
+        for item in node_data:
+            name, node_index, tensor_index = item[:3]
+            if name not in created:
+                raise ValueError("Invalid Functional model configuration. "
+                                 f"Missing node: {name}")
+            tensors.append(_output_of(created[name], node_index,
+                                      tensor_index))
+            kwargs = item[3] if len(item) > 3 else kwargs
+        return [tensors[0] if len(tensors) == 1 else tensors], kwargs
+    args = _deserialize_arg(node_data.get("args", []), created)
+    kwargs = _deserialize_arg(node_data.get("kwargs", {}), created)
+    return args, kwargs
+
+
+def _replay_nodes(config, created):
+    pending = {d["name"]: list(d.get("inbound_nodes", []))
+               for d in config["layers"]}
+    while any(pending.values()):
+        progressed = False
+        for data in config["layers"]:
+            queue = pending[data["name"]]
+            while queue:
+                try:
+                    args, kwargs = _node_call_args(queue[0], created)
+                except IndexError:
+                    break
+                created[data["name"]](*args, **kwargs)
+                queue.pop(0)
+                progressed = True
+        if not progressed:
+            raise ValueError(
+                "Invalid Functional model configuration. The graph of the "
+                "Functional model either has loops or disconnected nodes. "
+                "The following nodes failed to be resolved: "
+                f"{[k for k, v in pending.items() if v]}")
+
+
+def functional_from_config(cls, config, custom_objects=None):
+    """Rebuild a functional model by replaying the recorded calls."""
+    created = {}
+    for data in config["layers"]:
+        created[data["name"]] = _deserialize_op(data, custom_objects)
+    _replay_nodes(config, created)
+
+    def to_tensor(ref):
+        if isinstance(ref, list) and len(ref) == 3 and \
+                isinstance(ref[0], str):
+            return _output_of(created[ref[0]], ref[1], ref[2])
+        if isinstance(ref, dict):
+            return {k: to_tensor(v) for k, v in ref.items()}
+        return [to_tensor(r) for r in ref]
+    extra = {k: v for k, v in config.items()
+             if k not in ("layers", "input_layers", "output_layers", "name",
+                          "trainable")}
+    return cls(inputs=to_tensor(config["input_layers"]),
+               outputs=to_tensor(config["output_layers"]),
+               name=config.get("name"),
+               trainable=config.get("trainable", True), **extra)

@@ -1,0 +1,49 @@
+"""Nested structures (`keras.tree`): flatten, pack and map.
+
+Dicts flatten in sorted-key order, as in Keras; `None` is a leaf.
+"""
+
+
+def is_nested(structure):
+    return isinstance(structure, (list, tuple, dict))
+
+
+def flatten(structure):
+    """All leaves of `structure` in a flat list."""
+    if isinstance(structure, dict):
+        return [leaf for key in sorted(structure, key=str)
+                for leaf in flatten(structure[key])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in flatten(item)]
+    return [structure]
+
+
+def pack_sequence_as(structure, flat_sequence):
+    """Rebuild `structure`'s shape from a flat list of leaves."""
+    leaves = iter(flat_sequence)
+
+    def pack(s):
+        if isinstance(s, dict):
+            packed = {k: pack(s[k]) for k in sorted(s, key=str)}
+            return {k: packed[k] for k in s}
+        if isinstance(s, tuple) and hasattr(s, "_fields"):
+            return type(s)(*[pack(v) for v in s])
+        if isinstance(s, tuple):
+            return tuple(pack(v) for v in s)
+        if isinstance(s, list):
+            return [pack(v) for v in s]
+        return next(leaves)
+    return pack(structure)
+
+
+def map_structure(func, *structures):
+    """Apply `func` leafwise across structures of the same shape."""
+    flats = [flatten(s) for s in structures]
+    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
+
+
+def assert_same_structure(a, b):
+    if len(flatten(a)) != len(flatten(b)):
+        raise ValueError(
+            "The two structures don't have the same nested structure. "
+            f"First structure: {a}, second structure: {b}")

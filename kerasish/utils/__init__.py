@@ -1,0 +1,10 @@
+"""`kerasish.utils`: seeds, gradient checks and array helpers."""
+from kerasish.backend.random import set_random_seed  # noqa: F401
+from kerasish.utils.numerical_checks import check_grads  # noqa: F401
+from kerasish.utils.numerical_utils import (to_categorical,  # noqa: F401
+                                            normalize)
+from kerasish.engine.data_adapters.utils import (  # noqa: F401
+    unpack_x_y_sample_weight, pack_x_y_sample_weight)
+from kerasish.saving.object_registration import (  # noqa: F401
+    register_keras_serializable, get_registered_name,
+    get_registered_object, custom_object_scope, get_custom_objects)
