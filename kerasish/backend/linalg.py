@@ -22,6 +22,8 @@ def matmul(a, b):
 
 def _as_matrices(g, a, b):
     """Promote 1-D operands to matrices (and g to match), as matmul does."""
+    if a.ndim == 1 and b.ndim == 1:
+        return np.reshape(g, (1, 1)), a[None, :], b[:, None]
     if a.ndim == 1:
         a, g = a[None, :], np.expand_dims(g, -2)
     if b.ndim == 1:

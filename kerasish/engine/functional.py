@@ -204,6 +204,11 @@ def _conform(x, ref):
     if not isinstance(x, Tensor):
         from kerasish.ops import convert_to_tensor
         x = convert_to_tensor(x)
+    if x.dtype.kind in "USO" and np.dtype(ref.dtype).kind not in "USO":
+        raise ValueError(
+            f"Input '{_input_name(ref)}' expects numeric data of dtype "
+            f"{ref.dtype}, but received an array of dtype {x.dtype} "
+            f"(strings or Python objects) with shape {x.shape}.")
     if x.dtype != ref.dtype and not (
             x.dtype.kind in "OUS" or np.dtype(ref.dtype).kind in "OUS"):
         mask = x._keras_mask

@@ -424,10 +424,10 @@ class Layer(Operation):
             if first._value.dtype.kind != "f" or dtype is None or \
                     first._value.dtype == dtype:
                 return args
-            converted = _to_tensor(first, dtype)
+            converted = _to_tensor(first, dtype, self)
         else:
             converted = tree.map_structure(
-                lambda x: _to_tensor(x, dtype), first)
+                lambda x: _to_tensor(x, dtype, self), first)
         return (converted,) + tuple(args[1:])
 
     def _resolve_training(self, kwargs, spec):
@@ -634,9 +634,16 @@ def _pop_input_shape(kwargs, cls):
     return shape
 
 
-def _to_tensor(x, dtype):
+def _to_tensor(x, dtype, layer=None):
     if x is None or isinstance(x, KerasTensor):
         return x
+    kind = getattr(getattr(x, "dtype", None), "kind", None)
+    if kind in ("U", "S", "O") and dtype and np.dtype(dtype).kind == "f":
+        name = f"'{layer.name}' ({type(layer).__name__})" if layer else ""
+        raise ValueError(
+            f"Layer {name} expects numeric input of dtype {dtype}, but "
+            f"received an array of dtype {x.dtype} (strings or Python "
+            f"objects) with shape {x.shape}.")
     if isinstance(x, Tensor):
         if dtype and x._value.dtype.kind == "f" and x._value.dtype != dtype:
             from kerasish.ops import cast

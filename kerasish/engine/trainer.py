@@ -74,10 +74,12 @@ class Trainer:
         object.__setattr__(self, "_loss_tracker", Mean(name="loss"))
         self.loss = loss
         self._run_eagerly = run_eagerly
-        self._jit_compile = False if jit_compile == "auto" else jit_compile
+        # Keras resolves "auto" to True where a compiler exists; kerasish
+        # records the same value (it always runs eagerly).
+        self._jit_compile = True if jit_compile == "auto" else jit_compile
         self.steps_per_execution = steps_per_execution
         self._compile_config = dict(
-            optimizer=optimizer, loss=loss, loss_weights=loss_weights,
+            optimizer=optimizer_obj, loss=loss, loss_weights=loss_weights,
             metrics=metrics, weighted_metrics=weighted_metrics,
             run_eagerly=run_eagerly, steps_per_execution=steps_per_execution,
             jit_compile=self._jit_compile)

@@ -1,13 +1,39 @@
-"""`kerasish.layers`: the Keras 3 layer library."""
+"""`kerasish.layers`: the Keras 3 layer library.
+
+Each family lives in its own subpackage; each section below imports one
+family's public classes.
+"""
 from kerasish.engine.layer import Layer  # noqa: F401
 from kerasish.engine.input_layer import InputLayer, Input  # noqa: F401
 from kerasish.engine.input_spec import InputSpec  # noqa: F401
 from kerasish.saving.object_registration import builtin as _builtin
+
+# -- core ---------------------------------------------------------------------
 from kerasish.layers.core.dense import Dense  # noqa: F401
+
+# -- activations ----------------------------------------------------------------
 from kerasish.layers.activations.activation import Activation  # noqa: F401
+
+# -- convolution and pooling ------------------------------------------------------
+
+# -- normalization ----------------------------------------------------------------
+
+# -- regularization ---------------------------------------------------------------
 from kerasish.layers.regularization.dropout import Dropout  # noqa: F401
+
+# -- recurrent --------------------------------------------------------------------
+
+# -- attention --------------------------------------------------------------------
+
+# -- merging ----------------------------------------------------------------------
+
+# -- reshaping --------------------------------------------------------------------
 from kerasish.layers.reshaping.flatten import Flatten  # noqa: F401
 from kerasish.layers.reshaping.reshape import Reshape  # noqa: F401
+
+# -- preprocessing ----------------------------------------------------------------
+
+# -- end of families ----------------------------------------------------------------
 
 _builtin("keras.layers")(InputLayer)
 _builtin("keras.layers")(Layer)

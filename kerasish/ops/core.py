@@ -25,6 +25,10 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         dtype = dtypes_module.standardize_dtype(dtype)
         return Tensor(np.asarray(to_array(x), dtype=dtype))
     if isinstance(x, np.ndarray):
+        if x.dtype.kind == "O":
+            raise ValueError(
+                "Cannot convert an array of Python objects to a tensor. "
+                f"Received an array of dtype=object with shape {x.shape}")
         return Tensor(x)
     if isinstance(x, bool):
         return Tensor(np.asarray(x))
@@ -36,10 +40,10 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     value = to_array(x)
     if not isinstance(value, np.ndarray):
         value = np.asarray(value)
-    if value.dtype.kind in "OUS":
+    if value.dtype.kind == "O":
         raise ValueError(
-            "Expected numeric data; strings and Python objects cannot be "
-            f"converted to a tensor. Received an array of dtype={value.dtype}")
+            "Cannot convert Python objects to a tensor. Received an array "
+            f"of dtype=object with shape {value.shape}")
     return Tensor(value)
 
 

@@ -79,8 +79,10 @@ logical_xor = keras_op(M.logical_xor)
 def divide(x1, x2):
     """Elementwise true division; integer inputs give floats."""
     x1, x2 = _promote(x1, x2)
-    if _kind(x1) in "iub" and _kind(x2) in ("i", "u", "b", None):
+    if _kind(x1) in ("i", "u", "b") and _kind(x2) in ("i", "u", "b", None):
         x1 = cast(x1, config.floatx())
+        if _kind(x2) is not None:
+            x2 = cast(x2, config.floatx())
     return M.divide(x1, x2)
 
 

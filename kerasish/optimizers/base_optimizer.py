@@ -72,7 +72,7 @@ class Optimizer:
         self._trainable_variables = []
         self._index_by_path = {}
         self._exclude_ids, self._exclude_names = set(), None
-        self._iterations = self.add_variable((), "zeros", dtype="int64",
+        self._iterations = self.add_variable((), "zeros", dtype="int32",
                                              name="iteration")
         self._learning_rate = self._make_learning_rate(learning_rate)
 

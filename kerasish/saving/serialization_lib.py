@@ -31,10 +31,9 @@ def serialize_keras_object(obj):
     if isinstance(obj, bytes):
         return {"class_name": "__bytes__",
                 "config": {"value": obj.decode("utf-8")}}
-    if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
-        return {"class_name": "__tuple__",
-                "config": {"value": [serialize_keras_object(x) for x in obj]}}
-    if isinstance(obj, (list, tuple)):
+    if isinstance(obj, tuple):
+        return tuple(serialize_keras_object(x) for x in obj)
+    if isinstance(obj, list):
         return [serialize_keras_object(x) for x in obj]
     if isinstance(obj, dict):
         return {k: serialize_keras_object(v) for k, v in obj.items()}

@@ -16,12 +16,14 @@ from kerasish.engine.data_adapters import utils
 
 
 def _check_numeric(name, a):
-    if a.dtype.kind in "OUSV":
+    # Strings are allowed (string-lookup layers take them); the model's
+    # first layer refuses them when it expects numbers.
+    if a.dtype.kind in "OV" and not (a.dtype.kind == "O" and all(
+            isinstance(v, str) for v in a.ravel()[:100])):
         raise ValueError(
-            f"Expected numeric data in `{name}`, but found an array of dtype "
-            f"{a.dtype} (strings or Python objects) with shape {a.shape}. "
-            "Convert it to numbers first, e.g. with a lookup layer or "
-            "`np.asarray(..., dtype='float32')`.")
+            f"Expected numeric or string data in `{name}`, but found an "
+            f"array of dtype {a.dtype} (Python objects) with shape "
+            f"{a.shape}. Convert it with `np.asarray(..., dtype='float32')`.")
 
 
 def convert_array(x, name):

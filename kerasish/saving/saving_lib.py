@@ -1,0 +1,209 @@
+"""Keras 3's native formats: `.keras` zip files and `.weights.h5` files.
+
+A `.keras` file is a zip (members stored uncompressed) holding
+`metadata.json`, `config.json` (the serialized model, with build and
+compile configs) and `model.weights.h5` (the weights layout of
+`state_walk`). Writes are atomic (`file_utils.atomic_path`); loads check
+every variable's count and shape before changing any weight.
+"""
+import datetime
+import io
+import json
+import os
+import warnings
+import zipfile
+
+import numpy as np
+
+from kerasish.saving import state_walk
+from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.h5_store import H5Store
+
+KERAS_FORMAT_VERSION = "3.15.1"
+_CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", \
+    "model.weights.h5"
+
+
+def _h5py():
+    import h5py
+    return h5py
+
+
+# -- weights ------------------------------------------------------------------
+def write_weights(model, h5file):
+    """Write every saveable's variables into an open HDF5 file."""
+    store = H5Store(h5file, "w")
+    for path, obj in state_walk.walk(model):
+        writer = store.make(path, name=getattr(obj, "name", None))
+        for i, variable in enumerate(state_walk.own_variables(obj)):
+            writer[str(i)] = variable.numpy()
+
+
+def _plan_load(model, store, skip_mismatch, source):
+    """Match file arrays to variables; raise (or skip) on any mismatch."""
+    plan = []
+    for path, obj in state_walk.walk(model):
+        variables = state_walk.own_variables(obj)
+        reader = store.get(path)
+        problem = _mismatch(obj, variables, reader, path)
+        if problem is None:
+            plan.extend((v, reader[str(i)]) for i, v in enumerate(variables))
+        elif _is_optimizer(obj):
+            warnings.warn(problem, stacklevel=3)
+        elif skip_mismatch:
+            warnings.warn(f"Skipping loading weights for {problem}",
+                          stacklevel=3)
+        else:
+            raise ValueError(f"Cannot load weights from {source}: {problem}")
+    return plan
+
+
+def _is_optimizer(obj):
+    from kerasish.optimizers.base_optimizer import Optimizer
+    return isinstance(obj, Optimizer)
+
+
+def _mismatch(obj, variables, reader, path):
+    keys = reader.keys()
+    name = getattr(obj, "name", path)
+    if len(keys) != len(variables):
+        if _is_optimizer(obj):
+            return (f"Skipping variable loading for optimizer '{name}', "
+                    f"because it has {len(variables)} variables whereas "
+                    f"the saved optimizer has {len(keys)} variables.")
+        if not variables and not getattr(obj, "built", True):
+            return (f"layer '{name}' was never built and thus it doesn't "
+                    "have any variables, but the weights file lists "
+                    f"{len(keys)} variables for it (at '{path or '/'}').")
+        return (f"layer '{name}' expected {len(variables)} variables, but "
+                f"the file has {len(keys)} at '{path or '/'}'. Expected: "
+                f"{[v.name for v in variables]}")
+    for i, v in enumerate(variables):
+        shape = reader[str(i)].shape
+        if tuple(shape) != tuple(v.shape):
+            return (f"layer '{name}' variable '{v.name}' has shape "
+                    f"{tuple(v.shape)}, but the file has shape "
+                    f"{tuple(shape)} (at '{path}/vars/{i}').")
+    return None
+
+
+def read_weights(model, h5file, skip_mismatch=False, source="file"):
+    """Load weights from an open HDF5 file (all-or-nothing)."""
+    plan = _plan_load(model, H5Store(h5file, "r"), skip_mismatch, source)
+    for variable, value in plan:
+        variable.assign(np.asarray(value).astype(variable.dtype,
+                                                 copy=False))
+
+
+def save_weights(model, filepath, overwrite=True):
+    h5py = _h5py()
+    with atomic_path(filepath, overwrite) as tmp:
+        with h5py.File(tmp, "w") as f:
+            write_weights(model, f)
+
+
+def load_weights(model, filepath, skip_mismatch=False):
+    h5py = _h5py()
+    with _open_h5(h5py, filepath) as f:
+        read_weights(model, f, skip_mismatch, source=filepath)
+
+
+def _open_h5(h5py, filepath):
+    if not os.path.exists(filepath):
+        raise FileNotFoundError(f"No such file: {filepath!r}")
+    try:
+        return h5py.File(filepath, "r")
+    except OSError as e:
+        raise ValueError(
+            f"{filepath!r} is not a readable HDF5 weights file ({e}).") \
+            from None
+
+
+# -- .keras zip ---------------------------------------------------------------
+def _metadata():
+    from kerasish.version import __version__
+    return {"keras_version": KERAS_FORMAT_VERSION,
+            "date_saved": datetime.datetime.now().strftime(
+                "%Y-%m-%d@%H:%M:%S"),
+            "kerasish_version": __version__}
+
+
+def save_model(model, filepath, overwrite=True, include_optimizer=True):
+    """Write `model` as a `.keras` zip file."""
+    from kerasish.saving.serialization_lib import serialize_keras_object
+    h5py = _h5py()
+    config = serialize_keras_object(model)
+    if not include_optimizer:
+        config.pop("compile_config", None)
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as f:
+        write_weights(model, f)
+    with atomic_path(filepath, overwrite) as tmp:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as zf:
+            zf.writestr(_METADATA, json.dumps(_metadata()))
+            zf.writestr(_CONFIG, json.dumps(config))
+            zf.writestr(_WEIGHTS, buffer.getvalue())
+
+
+def _open_zip(filepath):
+    if not os.path.exists(filepath):
+        raise FileNotFoundError(f"No such file: {filepath!r}")
+    try:
+        zf = zipfile.ZipFile(filepath, "r")
+    except zipfile.BadZipFile as e:
+        raise ValueError(
+            f"{filepath!r} is not a valid .keras file: {e}. The file may be "
+            "truncated or of another format.") from None
+    missing = [m for m in (_CONFIG, _WEIGHTS) if m not in zf.namelist()]
+    if missing:
+        zf.close()
+        raise ValueError(
+            f"{filepath!r} is not a valid .keras file: missing "
+            f"{', '.join(missing)}.")
+    return zf
+
+
+def _read_member(zf, name, filepath):
+    try:
+        return zf.read(name)
+    except (zipfile.BadZipFile, OSError, EOFError) as e:
+        raise ValueError(
+            f"{filepath!r} is corrupted: cannot read {name} ({e}).") \
+            from None
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """Rebuild a model from a `.keras` file, with weights (and optimizer)."""
+    from kerasish.saving.serialization_lib import deserialize_keras_object
+    h5py = _h5py()
+    with _open_zip(filepath) as zf:
+        try:
+            config = json.loads(_read_member(zf, _CONFIG, filepath))
+        except json.JSONDecodeError as e:
+            raise ValueError(
+                f"{filepath!r}: config.json is not valid JSON ({e}).") \
+                from None
+        weights = _read_member(zf, _WEIGHTS, filepath)
+    compile_config = config.pop("compile_config", None)
+    model = deserialize_keras_object(config, custom_objects=custom_objects,
+                                     safe_mode=safe_mode)
+    if compile and compile_config is not None:
+        from kerasish.saving.object_registration import custom_object_scope
+        with custom_object_scope(custom_objects or {}):
+            model.compile_from_config(compile_config)
+    try:
+        f = h5py.File(io.BytesIO(weights), "r")
+    except OSError as e:
+        raise ValueError(
+            f"{filepath!r}: model.weights.h5 is corrupted ({e}).") from None
+    with f:
+        read_weights(model, f, source=filepath)
+    return model
+
+
+def load_weights_from_keras_file(model, filepath, skip_mismatch=False):
+    h5py = _h5py()
+    with _open_zip(filepath) as zf:
+        weights = _read_member(zf, _WEIGHTS, filepath)
+    with h5py.File(io.BytesIO(weights), "r") as f:
+        read_weights(model, f, skip_mismatch, source=filepath)
