@@ -52,12 +52,24 @@ class Functional(Model):
                                                      self._outputs)
         self._nodes = [n for ns in self._nodes_by_depth.values()
                        for n in ns if not n.is_input]
+        self._check_inputs_reach_outputs()
         self._operations = operations
         from kerasish.engine.layer import Layer
         object.__setattr__(self, "_layers", [op for op in operations
                                              if isinstance(op, Layer)])
         self._output_ids = [id(t) for t in self._outputs]
         self.built = True
+
+    def _check_inputs_reach_outputs(self):
+        input_ids = {id(t) for t in self._inputs}
+        for nodes in self._nodes_by_depth.values():
+            for node in nodes:
+                if node.is_input and not any(id(t) in input_ids
+                                             for t in node.outputs):
+                    raise ValueError(
+                        "Output with path `` is not connected to `inputs`: "
+                        f"it depends on the input '{node.operation.name}', "
+                        "which is not among the model's inputs.")
 
     # -- structure ---------------------------------------------------------------
     @property

@@ -104,13 +104,24 @@ class Model(Trainer, Layer):
         """Build a subclassed model by running it once on placeholders."""
         from kerasish.engine.keras_tensor import KerasTensor
         from kerasish.engine.operation import trace_output_spec
-        from kerasish import tree
         if self.built:
             return
-        placeholders = tree.map_structure(
-            lambda s: KerasTensor(s), _shape_structure(input_shape))
+        shapes = _shape_structure(input_shape)
+        if isinstance(shapes, tuple):
+            placeholders = KerasTensor(shapes)
+        elif isinstance(shapes, dict):
+            placeholders = {k: KerasTensor(v) for k, v in shapes.items()}
+        else:
+            placeholders = [KerasTensor(s) for s in shapes]
         trace_output_spec(self.__call__, (placeholders,), {})
         self.built = True
+
+    def _maybe_build(self, args, kwargs):
+        # A subclassed model without its own `build` is built by running
+        # its first call; `Model.build` (tracing) is for explicit use.
+        if type(self).build is Model.build:
+            return
+        super()._maybe_build(args, kwargs)
 
     # -- saving ---------------------------------------------------------------
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):

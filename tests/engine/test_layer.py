@@ -1,0 +1,187 @@
+import numpy as np
+import pytest
+
+import kerasish
+from kerasish import layers, ops
+
+
+class Scale(layers.Layer):
+    def __init__(self, factor=2.0, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1],),
+                                 initializer="ones", name="w")
+        self.count = self.add_weight(shape=(), initializer="zeros",
+                                     trainable=False, name="count")
+
+    def call(self, x, training=None):
+        if training:
+            self.count.assign_add(1.0)
+        return x * self.w * self.factor
+
+
+def test_build_on_first_call_and_weights_lists():
+    layer = Scale()
+    assert not layer.built and layer.weights == []
+    out = layer(np.ones((2, 3), "float32"))
+    assert layer.built
+    np.testing.assert_allclose(out.numpy(), 2 * np.ones((2, 3)))
+    assert [w.name for w in layer.weights] == ["w", "count"]
+    assert [w.name for w in layer.trainable_weights] == ["w"]
+    assert [w.name for w in layer.non_trainable_weights] == ["count"]
+    assert layer.count_params() == 4
+
+
+def test_get_set_weights_and_errors():
+    layer = Scale()
+    layer(np.ones((1, 3), "float32"))
+    layer.set_weights([np.array([1, 2, 3], "float32"), np.array(5.0)])
+    np.testing.assert_array_equal(layer.get_weights()[0], [1, 2, 3])
+    with pytest.raises(ValueError, match="expecting 2 weights"):
+        layer.set_weights([np.ones(3)])
+    with pytest.raises(ValueError, match=r"weight shape \(3,\)"):
+        layer.set_weights([np.ones(4), np.array(1.0)])
+
+
+def test_trainable_flag_hides_trainable_weights():
+    layer = Scale()
+    layer(np.ones((1, 3), "float32"))
+    layer.trainable = False
+    assert layer.trainable_weights == []
+    assert len(layer.non_trainable_weights) == 2
+
+
+def test_auto_config_round_trip_for_custom_layer():
+    layer = Scale(factor=3.0, name="scaler")
+    config = layer.get_config()
+    assert config["factor"] == 3.0 and config["name"] == "scaler"
+    clone = Scale.from_config(config)
+    assert clone.factor == 3.0 and clone.name == "scaler"
+
+
+def test_unique_automatic_names():
+    a, b, c = layers.Dense(1), layers.Dense(1), layers.Dense(1, name="x")
+    d = layers.Dense(1)
+    assert [a.name, b.name, c.name, d.name] == ["dense", "dense_1", "x",
+                                                  "dense_2"]
+    assert layers.BatchNormalization().name == "batch_normalization" \
+        if hasattr(layers, "BatchNormalization") else True
+
+
+def test_training_flag_propagates_to_inner_layers():
+    seen = []
+
+    class Probe(layers.Layer):
+        def call(self, x, training=None):
+            seen.append(training)
+            return x
+
+    class Outer(layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.inner = Probe()
+
+        def call(self, x):
+            return self.inner(x)
+
+    outer = Outer()
+    outer(np.ones(2, "float32"), training=True)
+    outer(np.ones(2, "float32"))
+    assert seen == [True, None]
+
+
+def test_sublayers_in_lists_are_tracked():
+    class Block(layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.parts = [layers.Dense(2), layers.Dense(2)]
+            self.parts.append(layers.Dense(1))
+
+        def call(self, x):
+            for part in self.parts:
+                x = part(x)
+            return x
+
+    block = Block()
+    block(np.ones((1, 3), "float32"))
+    assert len(block.weights) == 6
+
+
+def test_add_loss_and_regularization_losses():
+    class WithLoss(layers.Layer):
+        def call(self, x):
+            self.add_loss(ops.sum(x))
+            return x
+
+    layer = WithLoss()
+    layer(np.ones(3, "float32"))
+    assert float(layer.losses[0]) == 3.0
+    layer(np.ones(2, "float32"))
+    assert len(layer.losses) == 1 and float(layer.losses[0]) == 2.0
+    dense = layers.Dense(2, kernel_regularizer=kerasish.regularizers.L2(0.5))
+    dense(np.ones((1, 2), "float32"))
+    expected = 0.5 * np.sum(dense.kernel.numpy() ** 2)
+    np.testing.assert_allclose(float(dense.losses[0]), expected, rtol=1e-6)
+
+
+def test_variable_paths_follow_name_scopes():
+    class Outer(kerasish.Model):
+        def __init__(self):
+            super().__init__(name="outer")
+            self.d = layers.Dense(2, name="d")
+
+        def call(self, x):
+            return self.d(x)
+
+    model = Outer()
+    model(np.ones((1, 3), "float32"))
+    assert [w.path for w in model.weights] == ["outer/d/kernel",
+                                               "outer/d/bias"]
+
+
+def test_masks_propagate_through_supporting_layers():
+    class MakeMask(layers.Layer):
+        def call(self, x):
+            return x
+
+        def compute_mask(self, x, mask=None):
+            return ops.not_equal(x[..., 0], 0)
+
+    class UseMask(layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.supports_masking = True
+
+        def call(self, x, mask=None):
+            self.got = None if mask is None else np.asarray(mask)
+            return x
+
+    x = np.array([[[1.0], [0.0]]], "float32")
+    user = UseMask()
+    out = layers.Dense(1)(MakeMask()(x))
+    user(out)
+    np.testing.assert_array_equal(user.got, [[True, False]])
+
+
+def test_unknown_constructor_argument_is_rejected():
+    with pytest.raises(ValueError, match="Unrecognized keyword arguments "
+                                         "passed to Dense: {'bogus': 1}"):
+        layers.Dense(2, bogus=1)
+
+
+def test_input_shape_argument_warns_like_keras():
+    with pytest.warns(UserWarning, match="Do not pass an `input_shape`"):
+        model = kerasish.Sequential([layers.Dense(2, input_shape=(3,))])
+    assert model.built and model.input_shape == (None, 3)
+
+
+def test_custom_layer_without_compute_output_shape_is_traced():
+    class Twice(layers.Layer):
+        def call(self, x):
+            return ops.concatenate([x, x], axis=-1)
+
+    x = kerasish.Input((None, 3))
+    y = Twice()(x)
+    assert y.shape == (None, None, 6)
