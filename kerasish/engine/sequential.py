@@ -238,9 +238,19 @@ class Sequential(Model):
                 f"config={config}")
         model = cls(name=config.get("name"),
                     trainable=config.get("trainable", True))
+        has_input = bool(config["layers"]) and \
+            config["layers"][0].get("class_name") == "InputLayer"
         for layer_config in config["layers"]:
+            if has_input and isinstance(layer_config, dict):
+                # Built by the model's own build, inside its name scope, so
+                # variable paths are the same as the original's (Keras
+                # builds them outside, changing the paths on reload).
+                layer_config = {k: v for k, v in layer_config.items()
+                                if k != "build_config"}
             model.add(deserialize_keras_object(
-                layer_config, custom_objects=custom_objects))
+                layer_config, custom_objects=custom_objects), rebuild=False)
+        if model._layers:
+            model._maybe_rebuild()
         shape = config.get("build_input_shape")
         if model._functional is None and isinstance(shape, (list, tuple)):
             model.build(tuple(shape))
