@@ -12,11 +12,14 @@ The machine is shared and noisy: compare runs made together, never a lone
 absolute figure.
 """
 import argparse
+import contextlib
+import fcntl
 import json
 import os
 import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_BENCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared",
@@ -25,7 +28,46 @@ FIELDS = ["train_sps", "predict_sps", "import_s", "peak_rss_mb",
           "first_epoch_s", "final_loss"]
 
 
+LOCK = os.path.join(os.environ.get("TMPDIR", "/tmp"), "kerasish-bench.lock")
+
+
+@contextlib.contextmanager
+def bench_lock():
+    """Only one benchmark at a time on this machine (they would collide)."""
+    with open(LOCK, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _busy_fraction(interval=1.0):
+    def read():
+        with open("/proc/stat") as f:
+            fields = [float(v) for v in f.readline().split()[1:]]
+        return sum(fields), fields[3] + fields[4]
+    total0, idle0 = read()
+    time.sleep(interval)
+    total1, idle1 = read()
+    return 1.0 - (idle1 - idle0) / max(total1 - total0, 1e-9)
+
+
+def wait_for_idle(threshold=0.15, max_wait=120):
+    """Wait (up to `max_wait` s) for two quiet seconds; report the load."""
+    start, quiet = time.time(), 0
+    while time.time() - start < max_wait:
+        busy = _busy_fraction()
+        quiet = quiet + 1 if busy < threshold else 0
+        if quiet >= 2:
+            return busy
+    print(f"warning: machine still busy ({busy:.0%}) after {max_wait}s; "
+          "figures will be noisy", file=sys.stderr)
+    return busy
+
+
 def run_once(python, script, model, extra, env=None):
+    wait_for_idle()
     cmd = [python, script, "--model", model] + extra
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
@@ -56,6 +98,19 @@ def main(argv=None):
     env = dict(os.environ, PYTHONPATH=os.path.dirname(HERE))
     have_torch = os.path.exists(args.torch_python)
     records = {"kerasish": [], "torch": []}
+    with bench_lock():
+        _run_reps(args, records, keras_script, torch_script, extra, env,
+                  have_torch)
+    if args.json:
+        with open(args.json, "a") as f:
+            for lib, runs in records.items():
+                for r in runs:
+                    f.write(json.dumps(dict(r, lib=lib)) + "\n")
+    report(args.model, records)
+
+
+def _run_reps(args, records, keras_script, torch_script, extra, env,
+              have_torch):
     for rep in range(args.reps):
         records["kerasish"].append(run_once(
             sys.executable, keras_script, args.model,
@@ -64,12 +119,6 @@ def main(argv=None):
             records["torch"].append(run_once(args.torch_python, torch_script,
                                              args.model, extra))
         print(f"rep {rep + 1}/{args.reps} done", file=sys.stderr)
-    if args.json:
-        with open(args.json, "a") as f:
-            for lib, runs in records.items():
-                for r in runs:
-                    f.write(json.dumps(dict(r, lib=lib)) + "\n")
-    report(args.model, records)
 
 
 def report(model, records):
