@@ -20,3 +20,4 @@ from kerasish.metrics import Metric  # noqa: F401
 from kerasish.optimizers import Optimizer  # noqa: F401
 from kerasish.callbacks import Callback  # noqa: F401
 from kerasish.backend.random import SeedGenerator  # noqa: F401
+from kerasish import data  # noqa: F401,E402
