@@ -9,9 +9,6 @@ from kerasish import tree
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.saving import serialization_lib
 
-_OPS_MODULE = "keras.src.ops.numpy"
-
-
 def _is_functional(op):
     from kerasish.engine.functional import Functional
     return isinstance(op, Functional)
@@ -49,12 +46,18 @@ def _serialize_arg(x, own_nodes):
     return serialization_lib.serialize_keras_object(x)
 
 
-def _serialize_op(op):
+def _serialize_operation(op, nodes):
+    """`(entry, [(args, kwargs) per node])` in Keras's layout."""
     from kerasish.engine.operation import OpCall
-    if isinstance(op, OpCall):
-        return {"module": _OPS_MODULE, "class_name": op.class_name,
-                "config": op.get_config(), "registered_name": op.class_name}
-    return serialization_lib.serialize_keras_object(op)
+    calls = [(list(n.call_args), dict(n.call_kwargs)) for n in nodes]
+    if not isinstance(op, OpCall):
+        return serialization_lib.serialize_keras_object(op), calls
+    from kerasish.saving import op_registry
+    static, split = {}, []
+    for args, kwargs in calls:
+        static, args, kwargs = op_registry.split_call(op, args, kwargs)
+        split.append((args, kwargs))
+    return op_registry.serialize_op(op, static), split
 
 
 def functional_config(model):
@@ -62,13 +65,14 @@ def functional_config(model):
     own_nodes = {id(n) for ns in model._nodes_by_depth.values() for n in ns}
     layers = []
     for op in model._operations:
-        entry = _serialize_op(op)
+        nodes = [node for node in op._inbound_nodes
+                 if id(node) in own_nodes and not node.is_input]
+        entry, calls = _serialize_operation(op, nodes)
         entry["name"] = op.name
         entry["inbound_nodes"] = [
-            {"args": _serialize_arg(list(node.call_args), own_nodes),
-             "kwargs": _serialize_arg(node.call_kwargs, own_nodes)}
-            for node in op._inbound_nodes
-            if id(node) in own_nodes and not node.is_input]
+            {"args": _serialize_arg(args, own_nodes),
+             "kwargs": _serialize_arg(kwargs, own_nodes)}
+            for args, kwargs in calls]
         layers.append(entry)
 
     def ref(t):
@@ -133,6 +137,14 @@ def _node_call_args(node_data, created):
     return args, kwargs
 
 
+def _op_call_args(op, args):
+    # JSON turns a multi-axis index `x[:, :2]` into a list; it was a tuple.
+    if getattr(op, "class_name", None) == "GetItem" and len(args) > 1 and \
+            isinstance(args[1], list):
+        return [args[0], tuple(args[1])] + list(args[2:])
+    return args
+
+
 def _replay_nodes(config, created):
     pending = {d["name"]: list(d.get("inbound_nodes", []))
                for d in config["layers"]}
@@ -145,7 +157,8 @@ def _replay_nodes(config, created):
                     args, kwargs = _node_call_args(queue[0], created)
                 except IndexError:
                     break
-                created[data["name"]](*args, **kwargs)
+                op = created[data["name"]]
+                op(*_op_call_args(op, args), **kwargs)
                 queue.pop(0)
                 progressed = True
         if not progressed:

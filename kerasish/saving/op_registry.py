@@ -1,16 +1,86 @@
-"""Ops recorded in functional configs (`"module": "keras.src.ops.numpy"`).
+"""Op nodes of functional configs, in Keras 3's layout both ways.
 
-A config names an op by Keras's class name (`"Exp"`, `"GetItem"`); it maps
-to the kerasish op function of that name. Only functions of `kerasish.ops`
-can be named, so a config cannot reach anything else.
+Keras records `ops.concatenate([a, b], axis=1)` inside a model as an op
+node whose config holds the op's static arguments and whose node holds the
+tensors:
+
+    {"module": "keras.src.ops.numpy", "class_name": "Concatenate",
+     "config": {"name": "concatenate", "axis": 1},
+     "registered_name": "Concatenate",
+     "inbound_nodes": [{"args": [[<a>, <b>]], "kwargs": {}}]}
+
+`keras_ops_table` (generated from Keras) says which arguments of each op
+are static. A config can only name functions of `kerasish.ops`, so it
+cannot reach anything else.
 """
+import functools
+import inspect
+
 from kerasish.engine.naming import to_snake_case
+from kerasish.saving.keras_ops_table import OPS
+
+_DEFAULT_MODULE = "keras.src.ops.numpy"
 
 
-def op_from_config(data):
+def _signature(fn):
+    try:
+        return inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+
+
+def _unwrap(fn):
+    """`(function, static kwargs)` of an op call's function."""
+    if isinstance(fn, functools.partial):
+        return fn.func, dict(fn.keywords)
+    return fn, {}
+
+
+def split_call(op, call_args, call_kwargs):
+    """Keras's split of one recorded op call: `(static, args, kwargs)`."""
+    fn, static = _unwrap(op.fn)
+    sig = _signature(fn)
+    entry = OPS.get(op.class_name)
+    if sig is None or entry is None:
+        return static, list(call_args), dict(call_kwargs)
+    try:
+        bound = sig.bind_partial(*call_args, **static, **call_kwargs)
+    except TypeError:
+        return static, list(call_args), dict(call_kwargs)
+    static_names = entry[1].split()
+    args, kwargs = [], {}
+    for name, value in bound.arguments.items():
+        kind = sig.parameters[name].kind
+        if name in static_names:
+            static[name] = value
+        elif kind == inspect.Parameter.VAR_POSITIONAL:
+            args.extend(value)
+        elif kind == inspect.Parameter.VAR_KEYWORD:
+            kwargs.update(value)
+        else:
+            args.append(value)
+    for name in static_names:
+        param = sig.parameters.get(name)
+        if name not in static and param is not None and \
+                param.default is not inspect.Parameter.empty:
+            static[name] = param.default
+    return static, args, kwargs
+
+
+def serialize_op(op, static):
+    """The config entry of an op node (without name/inbound_nodes)."""
+    from kerasish.saving.serialization_lib import serialize_keras_object
+    entry = OPS.get(op.class_name)
+    module = f"keras.src.ops.{entry[0]}" if entry else _DEFAULT_MODULE
+    config = {"name": op.name}
+    config.update(serialize_keras_object(static))
+    return {"module": module, "class_name": op.class_name, "config": config,
+            "registered_name": op.class_name}
+
+
+def _find_op(class_name):
     from kerasish import ops
-    from kerasish.engine.operation import OpCall, op_class_name
-    class_name = data["class_name"]
+    from kerasish.engine.operation import op_class_name
     candidates = {name: fn for name, fn in vars(ops).items()
                   if callable(fn) and not name.startswith("_")
                   and op_class_name(name) == class_name}
@@ -20,5 +90,25 @@ def op_from_config(data):
         raise ValueError(
             f"Unknown op '{class_name}' in a functional config: kerasish "
             "has no op of that name.")
-    name = (data.get("config") or {}).get("name")
-    return OpCall(fn, getattr(fn, "__name__", snake), name=name)
+    return fn, getattr(fn, "__name__", snake)
+
+
+def op_from_config(data):
+    """An `OpCall` for a Keras op node config (static args bound)."""
+    from kerasish.engine.operation import OpCall
+    from kerasish.saving.serialization_lib import deserialize_keras_object
+    fn, op_name = _find_op(data["class_name"])
+    config = dict(data.get("config") or {})
+    name = config.pop("name", None)
+    eager = getattr(fn, "eager", fn)
+    static = deserialize_keras_object(config)
+    if static:
+        sig = _signature(eager)
+        unknown = [k for k in static if sig and k not in sig.parameters]
+        if unknown:
+            raise ValueError(
+                f"Op '{data['class_name']}' in a functional config has "
+                f"argument(s) {unknown} that kerasish.ops.{op_name} does not "
+                f"accept. Received: config={data.get('config')}")
+        eager = functools.partial(eager, **static)
+    return OpCall(eager, op_name, name=name)

@@ -5,38 +5,51 @@
 
 `deserialize_keras_object` resolves `class_name` only through kerasish's
 built-in registries, objects the caller registered or passed as
-`custom_objects`; a module path in a config is never imported.
+`custom_objects`; a module path in a config is never imported, and Python
+code stored in a config (a lambda) loads only outside safe mode.
 """
+import types
+
 import numpy as np
 
 from kerasish.saving import object_registration as registry
+from kerasish.saving import safe_mode as _safe
+from kerasish.saving.safe_mode import (  # noqa: F401 - public names
+    SafeModeError, SafeModeScope, in_safe_mode,
+    enable_unsafe_deserialization)
+from kerasish.saving.sharing import ObjectSharingScope  # noqa: F401
+from kerasish.saving import sharing
 
 _PLAIN = (str, int, float, bool)
 
 
-class SafeModeError(ValueError):
-    """Loading would run code from the file; refused in safe mode."""
-
-
 def serialize_keras_object(obj):
-    """Serialize `obj` to Keras 3's JSON-friendly dict format."""
+    """Serialize `obj` to Keras 3's JSON-friendly dict format.
+
+    Layers, losses, metrics, optimizers, initializers and the like become
+    `{"module", "class_name", "config", "registered_name"}` dicts (plus
+    `build_config` / `compile_config` when the object has them); functions
+    become references by name; plain values pass through.
+
+    Args:
+        obj: The object to serialize.
+
+    Returns:
+        A JSON-friendly structure that `deserialize_keras_object` reads.
+
+    Example:
+
+    >>> import kerasish
+    >>> config = kerasish.saving.serialize_keras_object(
+    ...     kerasish.initializers.Constant(2.0))
+    >>> config["module"], config["class_name"], config["config"]
+    ('keras.initializers', 'Constant', {'value': 2.0})
+    """
     if obj is None or isinstance(obj, _PLAIN):
         return obj
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, (np.ndarray,)) or hasattr(obj, "_value"):
-        arr = np.asarray(obj)
-        return {"class_name": "__numpy__",
-                "config": {"value": arr.tolist(), "dtype": str(arr.dtype)}}
-    if isinstance(obj, bytes):
-        return {"class_name": "__bytes__",
-                "config": {"value": obj.decode("utf-8")}}
-    if isinstance(obj, tuple):
-        return tuple(serialize_keras_object(x) for x in obj)
-    if isinstance(obj, list):
-        return [serialize_keras_object(x) for x in obj]
-    if isinstance(obj, dict):
-        return {k: serialize_keras_object(v) for k, v in obj.items()}
+    special = _serialize_value(obj)
+    if special is not None:
+        return special
     if isinstance(obj, type):
         return {"class_name": "__typespec__", "config": obj.__name__}
     if callable(obj) and not hasattr(obj, "get_config"):
@@ -44,15 +57,43 @@ def serialize_keras_object(obj):
     return _serialize_object(obj)
 
 
+def _serialize_value(obj):
+    """Containers, arrays, tensors, slices...; None for anything else."""
+    from kerasish.backend.tensor import Tensor
+    if isinstance(obj, tuple):
+        return tuple(serialize_keras_object(x) for x in obj)
+    if isinstance(obj, list):
+        return [serialize_keras_object(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: serialize_keras_object(v) for k, v in obj.items()}
+    if isinstance(obj, (np.generic, np.ndarray)) and np.ndim(obj) == 0:
+        return np.asarray(obj).item()
+    if isinstance(obj, np.ndarray):
+        return {"class_name": "__numpy__",
+                "config": {"value": obj.tolist(), "dtype": str(obj.dtype)}}
+    if isinstance(obj, Tensor):
+        arr = np.asarray(obj)
+        return {"class_name": "__tensor__",
+                "config": {"value": arr.tolist(), "dtype": str(arr.dtype)}}
+    if isinstance(obj, bytes):
+        return {"class_name": "__bytes__",
+                "config": {"value": obj.decode("utf-8")}}
+    if isinstance(obj, slice):
+        return {"class_name": "__slice__",
+                "config": {"start": obj.start, "stop": obj.stop,
+                           "step": obj.step}}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
+    return None
+
+
 def _serialize_function(fn):
-    name = getattr(fn, "__name__", None)
-    if name == "<lambda>":
+    if getattr(fn, "__name__", None) == "<lambda>":
         from kerasish.saving import lambda_code
         return lambda_code.serialize_lambda(fn)
-    registered = registry._CUSTOM_NAMES.get(fn)
-    if registered:
-        return {"module": None, "class_name": "function",
-                "config": registered, "registered_name": "function"}
+    # Keras 3 writes every function this way: a name to look up among the
+    # built-ins or the registered custom objects, never a module to import.
+    name = registry._CUSTOM_NAMES.get(fn) or getattr(fn, "__name__", None)
     return {"module": "builtins", "class_name": "function", "config": name,
             "registered_name": "function"}
 
@@ -61,24 +102,40 @@ def _serialize_object(obj):
     cls = type(obj)
     registered = registry._CUSTOM_NAMES.get(cls)
     if registered:
-        module, registered_name = None, registered
+        module, registered_name = _module_of(cls), registered
     elif hasattr(cls, "_keras_module") and \
             registry.builtins_of(cls._keras_module).get(cls.__name__) is cls:
         module, registered_name = cls._keras_module, None
     else:
-        module, registered_name = cls.__module__, cls.__name__
+        module, registered_name = _module_of(cls), cls.__name__
     config = {"module": module, "class_name": cls.__name__,
-              "config": serialize_keras_object(obj.get_config()),
+              "config": _object_config(obj),
               "registered_name": registered_name}
-    if hasattr(obj, "get_build_config"):
-        build_config = obj.get_build_config()
-        if build_config is not None:
-            config["build_config"] = serialize_keras_object(build_config)
-    if hasattr(obj, "get_compile_config"):
-        compile_config = obj.get_compile_config()
-        if compile_config is not None:
-            config["compile_config"] = serialize_keras_object(compile_config)
+    for key, getter in (("build_config", "get_build_config"),
+                        ("compile_config", "get_compile_config")):
+        extra = getattr(obj, getter)() if hasattr(obj, getter) else None
+        if extra is not None:
+            config[key] = serialize_keras_object(extra)
+    sharing.record_serialized(obj, config)
     return config
+
+
+def _module_of(cls):
+    return None if cls.__module__ == "__main__" else cls.__module__
+
+
+def _object_config(obj):
+    if not hasattr(obj, "get_config"):
+        raise TypeError(
+            f"Cannot serialize object {obj!r} of type {type(obj)}. To be "
+            "serializable, a class must implement the `get_config()` "
+            "method.")
+    config = obj.get_config()
+    if not isinstance(config, dict):
+        raise TypeError(
+            f"The `get_config()` method of {obj!r} should return a dict. "
+            f"It returned: {config!r}")
+    return serialize_keras_object(config)
 
 
 def deserialize_keras_object(config, custom_objects=None, safe_mode=True,
@@ -86,18 +143,37 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True,
                              **kwargs):
     """Rebuild an object from `serialize_keras_object` output.
 
+    Classes and functions are looked up by name in `custom_objects`, the
+    enclosing `custom_object_scope`s, the objects registered with
+    `register_keras_serializable`, then kerasish's built-ins. A `module`
+    named in the config is never imported.
+
     Args:
         config: The serialized form (dict, list, string or number).
-        custom_objects: Dict of user classes/functions by name.
-        safe_mode: Refuse Lambda code and unregistered functions.
-        module_objects: Extra name -> object table for plain names.
+        custom_objects: Optional dict of user classes/functions by name.
+        safe_mode: Whether to refuse Python code stored in the config (a
+            lambda). Defaults to `True`. An enclosing `SafeModeScope` (as
+            set up by `load_model`) takes precedence.
+        module_objects: Optional extra name -> object table used for plain
+            names (each family's `deserialize` passes its built-ins).
+        printable_module_name: Accepted for Keras compatibility; unused.
+
+    Returns:
+        The rebuilt object.
+
+    Example:
+
+    >>> import kerasish
+    >>> layer = kerasish.layers.Dense(3, name="d")
+    >>> config = kerasish.saving.serialize_keras_object(layer)
+    >>> kerasish.saving.deserialize_keras_object(config).units
+    3
     """
+    safe_mode = _safe.effective(safe_mode)
     if config is None or isinstance(config, (int, float, bool)):
         return config
     if isinstance(config, str):
-        if module_objects and config in module_objects:
-            return module_objects[config]
-        return config
+        return _deserialize_name(config, custom_objects, module_objects)
     if isinstance(config, (list, tuple)):
         return [deserialize_keras_object(c, custom_objects, safe_mode,
                                          module_objects) for c in config]
@@ -111,10 +187,23 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True,
     if special is not _NOT_SPECIAL:
         return special
     if config["class_name"] == "function":
-        return _resolve_function(config, custom_objects, safe_mode,
-                                 module_objects)
+        return _resolve_function(config, custom_objects, module_objects)
+    shared = sharing.lookup(config)
+    if shared is not None:
+        return shared
     cls = resolve_class(config, custom_objects, module_objects)
-    return instantiate(cls, config, custom_objects, safe_mode)
+    if isinstance(cls, types.FunctionType):
+        return cls
+    obj = instantiate(cls, config, custom_objects, safe_mode)
+    sharing.record_deserialized(config, obj)
+    return obj
+
+
+def _deserialize_name(name, custom_objects, module_objects):
+    # Legacy formats store plain functions by name only.
+    obj = registry.get_registered_object(name, custom_objects,
+                                         module_objects)
+    return name if obj is None else obj
 
 
 _NOT_SPECIAL = object()
@@ -126,9 +215,17 @@ def _deserialize_special(config, custom_objects, safe_mode):
         return tuple(deserialize_keras_object(v, custom_objects, safe_mode)
                      for v in inner["value"])
     if name == "__numpy__":
-        return np.asarray(inner["value"], dtype=inner["dtype"])
+        return np.asarray(inner["value"], dtype=_plain_dtype(inner))
+    if name == "__tensor__":
+        from kerasish.ops import convert_to_tensor
+        return convert_to_tensor(np.asarray(inner["value"],
+                                            dtype=_plain_dtype(inner)))
     if name == "__bytes__":
         return inner["value"].encode("utf-8")
+    if name == "__slice__":
+        return slice(inner["start"], inner["stop"], inner["step"])
+    if name == "__ellipsis__":
+        return Ellipsis
     if name == "__lambda__":
         from kerasish.saving import lambda_code
         return lambda_code.deserialize_lambda(inner, safe_mode)
@@ -138,31 +235,49 @@ def _deserialize_special(config, custom_objects, safe_mode):
     return _NOT_SPECIAL
 
 
-def _resolve_function(config, custom_objects, safe_mode, module_objects):
+def _plain_dtype(inner):
+    dtype = np.dtype(inner.get("dtype") or "float32")
+    if dtype.kind not in "biufcUS":
+        # Object/void dtypes could smuggle arbitrary Python objects in.
+        raise ValueError(
+            "Arrays in a config must have a numeric, boolean or string "
+            f"dtype. Received: dtype={inner.get('dtype')!r}")
+    return dtype
+
+
+def _resolve_function(config, custom_objects, module_objects):
     name = config["config"]
+    if not isinstance(name, str):
+        raise TypeError(
+            "Expected 'config' to be a function name (str) for class_name "
+            f"'function'. Full object config: {config!r:.500}")
     obj = registry.get_registered_object(name, custom_objects,
                                          module_objects)
-    if obj is None:
-        for table in registry._BUILTINS.values():
-            candidate = table.get(name)
-            if candidate is not None and not isinstance(candidate, type):
-                obj = candidate
-                break
+    if obj is None and ">" not in name:
+        obj = _builtin_function(name)
     if obj is None:
         raise ValueError(
             f"Could not locate function '{name}'. Make sure custom "
             "functions are decorated with "
             "`@kerasish.saving.register_keras_serializable()` or passed in "
-            "`custom_objects`. kerasish never imports code named in a file. "
-            f"Full object config: {config}")
+            "`custom_objects`. kerasish never imports code named in a file "
+            f"(module {config.get('module')!r} was not imported). Full "
+            f"object config: {config!r:.500}")
     return obj
+
+
+def _builtin_function(name):
+    for table in registry._BUILTINS.values():
+        candidate = table.get(name)
+        if candidate is not None and not isinstance(candidate, type):
+            return candidate
+    return None
 
 
 def resolve_class(config, custom_objects=None, module_objects=None):
     """Find the class a serialized config names, in registries only."""
     name = config["class_name"]
-    registered = config.get("registered_name")
-    for key in (registered, name):
+    for key in (config.get("registered_name"), name):
         if key:
             obj = registry.get_registered_object(key, custom_objects,
                                                  module_objects)
@@ -172,7 +287,7 @@ def resolve_class(config, custom_objects=None, module_objects=None):
     table = registry.builtins_of(module)
     if name in table:
         return table[name]
-    if module.startswith("keras") or not module:
+    if module == "keras" or module.startswith("keras.") or not module:
         for table in registry._BUILTINS.values():
             obj = table.get(name)
             if isinstance(obj, type):
@@ -187,9 +302,13 @@ def resolve_class(config, custom_objects=None, module_objects=None):
 def instantiate(cls, config, custom_objects=None, safe_mode=True):
     """`cls.from_config(config["config"])`, then build/compile configs."""
     inner = config["config"]
-    from kerasish.saving.object_registration import custom_object_scope
-    with custom_object_scope(custom_objects or {}), \
-            _safe_mode_scope(safe_mode):
+    if not hasattr(cls, "from_config"):
+        raise TypeError(
+            f"Unable to reconstruct an instance of '{config['class_name']}' "
+            "because the class is missing a `from_config()` method. Full "
+            f"object config: {config!r:.500}")
+    with registry.custom_object_scope(custom_objects or {}), \
+            SafeModeScope(safe_mode):
         if isinstance(inner, dict) and _accepts_custom_objects(cls):
             obj = cls.from_config(inner, custom_objects=custom_objects)
         else:
@@ -208,29 +327,3 @@ def _accepts_custom_objects(cls):
             cls.from_config).parameters
     except (TypeError, ValueError):
         return False
-
-
-_SAFE_MODE = [True]
-
-
-class _safe_mode_scope:
-    def __init__(self, value):
-        self.value = value
-
-    def __enter__(self):
-        self.saved = _SAFE_MODE[0]
-        if self.value is not None:
-            _SAFE_MODE[0] = bool(self.value)
-
-    def __exit__(self, *exc):
-        _SAFE_MODE[0] = self.saved
-
-
-def in_safe_mode():
-    """Whether loading currently refuses code execution (default True)."""
-    return _SAFE_MODE[0]
-
-
-def enable_unsafe_deserialization():
-    """Allow Lambda code to load (same as `safe_mode=False` everywhere)."""
-    _SAFE_MODE[0] = False
