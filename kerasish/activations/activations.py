@@ -135,5 +135,91 @@ def log_sigmoid(x):
     return ops.log_sigmoid(x)
 
 
+@builtin(_MODULE)
+def gelu(x, approximate=False):
+    """Gaussian error linear unit, `x * P(X <= x)` for `X ~ N(0, 1)`.
+
+    Args:
+        x: Input tensor.
+        approximate: Use the tanh approximation instead of the exact erf
+            form. Defaults to `False`.
+
+    >>> gelu([-1.0, 0.0, 1.0]).numpy()
+    array([-0.15865526,  0.        ,  0.8413447 ], dtype=float32)
+    """
+    return ops.gelu(x, approximate=approximate)
+
+
+@builtin(_MODULE)
+def celu(x, alpha=1.0):
+    """Continuously differentiable ELU:
+    `max(x, 0) + alpha * (exp(min(x, 0) / alpha) - 1)`."""
+    return ops.celu(x, alpha=alpha)
+
+
+@builtin(_MODULE)
+def glu(x, axis=-1):
+    """Gated linear unit: `a * sigmoid(b)`, `(a, b)` the halves of `axis`."""
+    return ops.glu(x, axis=axis)
+
+
+@builtin(_MODULE)
+def tanh_shrink(x):
+    """`x - tanh(x)`."""
+    return ops.tanh_shrink(x)
+
+
+@builtin(_MODULE)
+def hard_tanh(x):
+    """`x` clipped to `[-1, 1]`."""
+    return ops.hard_tanh(x)
+
+
+@builtin(_MODULE)
+def hard_shrink(x, threshold=0.5):
+    """`x` where `|x| > threshold`, else 0."""
+    return ops.hard_shrink(x, threshold=threshold)
+
+
+@builtin(_MODULE)
+def soft_shrink(x, threshold=0.5):
+    """Shrink toward 0 by `threshold`; 0 inside `[-threshold, threshold]`."""
+    return ops.soft_shrink(x, threshold=threshold)
+
+
+@builtin(_MODULE)
+def threshold(x, threshold, default_value):
+    """`x` where `x > threshold`, else `default_value`.
+
+    >>> threshold([0.5, 2.0], 1.0, -1.0).numpy()
+    array([-1.,  2.], dtype=float32)
+    """
+    return ops.threshold(x, threshold, default_value)
+
+
+@builtin(_MODULE)
+def sparse_plus(x):
+    """0 for `x <= -1`, `(x + 1)**2 / 4` for `-1 < x < 1`, `x` above."""
+    return ops.sparse_plus(x)
+
+
+@builtin(_MODULE)
+def sparse_sigmoid(x):
+    """0 for `x <= -1`, `(x + 1) / 2` in between, 1 for `x >= 1`."""
+    return ops.sparse_sigmoid(x)
+
+
+@builtin(_MODULE)
+def squareplus(x, b=4):
+    """`(x + sqrt(x**2 + b)) / 2`."""
+    return ops.squareplus(x, b=b)
+
+
+@builtin(_MODULE)
+def sparsemax(x, axis=-1):
+    """Projection onto the probability simplex (a sparse softmax)."""
+    return ops.sparsemax(x, axis=axis)
+
+
 swish = silu
 hard_swish = hard_silu

@@ -1,11 +1,13 @@
-"""Math ops (`keras.ops.math`): logsumexp, top_k, segment reductions, ..."""
+"""Math ops (`keras.ops.math`): logsumexp, top_k, segment reductions, erf..."""
 import numpy as np
 
 from kerasish.backend import math as M
+from kerasish.backend import config
 from kerasish.backend import reduction as R
+from kerasish.backend import special as SP
 from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
-from kerasish.ops.core import convert_to_tensor
+from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops import numpy as knp
 from kerasish.ops.symbolic import keras_op
 
@@ -64,3 +66,38 @@ def segment_sum(data, segment_ids, num_segments=None, sorted=False):
 @keras_op
 def segment_max(data, segment_ids, num_segments=None, sorted=False):
     return _segment(data, segment_ids, num_segments, sorted, knp.max)
+
+
+def _float(x):
+    x = convert_to_tensor(x)
+    if x.dtype.kind != "f":
+        x = cast(x, config.floatx())
+    return x
+
+
+@keras_op
+def erf(x):
+    """The error function `2 / sqrt(pi) * integral_0^x exp(-t**2) dt`.
+
+    Accurate to float64 roundoff, differentiable.
+
+    >>> round(float(erf(0.5)), 6)
+    0.5205
+    """
+    return SP.erf(_float(x))
+
+
+@keras_op
+def erfc(x):
+    """`1 - erf(x)`, accurate also where it is tiny (large `x`)."""
+    return SP.erfc(_float(x))
+
+
+@keras_op
+def erfinv(x):
+    """Inverse error function on `[-1, 1]` (±inf at ±1).
+
+    >>> round(float(erfinv(0.5)), 6)
+    0.476936
+    """
+    return SP.erfinv(_float(x))

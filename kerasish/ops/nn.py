@@ -1,4 +1,7 @@
-"""Neural-network ops (`keras.ops.nn`): activations, one-hot, cross-entropy.
+"""Neural-network ops (`keras.ops.nn`): one-hot, cross-entropy, moments.
+
+Activations live in `nn_activations.py` and normalizations in
+`nn_normalization.py`; both are re-exported here, as in `keras.ops.nn`.
 
 The cross-entropies follow Keras 3's formulas exactly (probabilities are
 renormalised and clipped to `[epsilon, 1 - epsilon]` before the log), so
@@ -16,112 +19,9 @@ from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops import numpy as knp
 from kerasish.ops.symbolic import keras_op
-
-
-def _float(x):
-    x = convert_to_tensor(x)
-    if x.dtype.kind != "f":
-        x = cast(x, config.floatx())
-    return x
-
-
-@keras_op
-def relu(x):
-    """`max(x, 0)`, with gradient 0 at 0."""
-    return N.relu(_float(x))
-
-
-@keras_op
-def relu6(x):
-    return knp.minimum(N.relu(_float(x)), 6.0)
-
-
-@keras_op
-def sigmoid(x):
-    return N.sigmoid(_float(x))
-
-
-@keras_op
-def softplus(x):
-    return N.softplus(_float(x))
-
-
-@keras_op
-def softsign(x):
-    x = _float(x)
-    return knp.divide(x, knp.add(knp.absolute(x), 1.0))
-
-
-@keras_op
-def silu(x):
-    x = _float(x)
-    return knp.multiply(x, N.sigmoid(x))
-
-
-swish = silu
-
-
-@keras_op
-def log_sigmoid(x):
-    return knp.negative(N.softplus(knp.negative(_float(x))))
-
-
-@keras_op
-def leaky_relu(x, negative_slope=0.2):
-    x = _float(x)
-    return knp.where(knp.greater_equal(x, 0), x,
-                     knp.multiply(x, negative_slope))
-
-
-@keras_op
-def hard_sigmoid(x):
-    """`relu6(x + 3) / 6`, Keras 3's definition."""
-    return knp.divide(relu6(knp.add(_float(x), 3.0)), 6.0)
-
-
-@keras_op
-def hard_silu(x):
-    x = _float(x)
-    return knp.multiply(x, hard_sigmoid(x))
-
-
-hard_swish = hard_silu
-
-
-@keras_op
-def elu(x, alpha=1.0):
-    x = _float(x)
-    return knp.where(knp.greater(x, 0), x,
-                     knp.multiply(knp.expm1(knp.minimum(x, 0.0)), alpha))
-
-
-@keras_op
-def selu(x):
-    alpha = 1.6732632423543772848170429916717
-    scale = 1.0507009873554804934193349852946
-    return knp.multiply(elu(x, alpha), scale)
-
-
-@keras_op
-def softmax(x, axis=-1):
-    """Softmax over `axis` (or several axes given as a tuple)."""
-    x = _float(x)
-    if isinstance(axis, (tuple, list)):
-        return _softmax_axes(x, tuple(axis))
-    return N.softmax(x, axis=axis)
-
-
-def _softmax_axes(x, axes):
-    moved = knp.moveaxis(x, axes, tuple(range(-len(axes), 0)))
-    flat_shape = moved.shape[:moved.ndim - len(axes)] + (-1,)
-    out = N.softmax(knp.reshape(moved, flat_shape), axis=-1)
-    out = knp.reshape(out, moved.shape)
-    return knp.moveaxis(out, tuple(range(-len(axes), 0)), axes)
-
-
-@keras_op
-def log_softmax(x, axis=-1):
-    return N.log_softmax(_float(x), axis=axis)
+from kerasish.ops.nn_activations import *  # noqa: F401,F403
+from kerasish.ops.nn_activations import _float, log_sigmoid
+from kerasish.ops.nn_normalization import *  # noqa: F401,F403
 
 
 @keras_op

@@ -1,0 +1,280 @@
+"""Activation ops of `keras.ops.nn` (re-exported by `kerasish.ops.nn`).
+
+Formulas and the choices at kinks follow Keras 3 on JAX (e.g. `relu` has
+gradient 0 at 0, `leaky_relu` takes the identity branch at 0). Integer
+inputs are cast to the float type first. `gelu` and `sparsemax` are fused
+primitives; the rest are composites whose gradients come from their parts.
+"""
+import numpy as np
+
+from kerasish.backend import config
+from kerasish.backend import nn as N
+from kerasish.backend import special
+from kerasish.backend.primitive import primitive
+from kerasish.ops.core import convert_to_tensor, cast
+from kerasish.ops import numpy as knp
+from kerasish.ops.symbolic import keras_op
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _float(x):
+    x = convert_to_tensor(x)
+    if x.dtype.kind != "f":
+        x = cast(x, config.floatx())
+    return x
+
+
+@keras_op
+def relu(x):
+    """`max(x, 0)`, with gradient 0 at 0.
+
+    >>> relu([-1.0, 0.0, 2.0]).numpy()
+    array([0., 0., 2.], dtype=float32)
+    """
+    return N.relu(_float(x))
+
+
+@keras_op
+def relu6(x):
+    """`min(max(x, 0), 6)`."""
+    return knp.minimum(N.relu(_float(x)), 6.0)
+
+
+@keras_op
+def sigmoid(x):
+    """`1 / (1 + exp(-x))`."""
+    return N.sigmoid(_float(x))
+
+
+@keras_op
+def sparse_sigmoid(x):
+    """0 below -1, 1 above 1, and `(x + 1) / 2` in between."""
+    x = _float(x)
+    inner = knp.where(knp.greater_equal(x, 1.0), 1.0,
+                      knp.multiply(knp.add(x, 1.0), 0.5))
+    return knp.where(knp.less_equal(x, -1.0), 0.0, inner)
+
+
+@keras_op
+def softplus(x):
+    """`log(1 + exp(x))`, computed without overflow."""
+    return N.softplus(_float(x))
+
+
+@keras_op
+def softsign(x):
+    """`x / (|x| + 1)`."""
+    x = _float(x)
+    return knp.divide(x, knp.add(knp.absolute(x), 1.0))
+
+
+@keras_op
+def soft_shrink(x, threshold=0.5):
+    """`x - threshold` above `threshold`, `x + threshold` below
+    `-threshold`, 0 in between."""
+    x = _float(x)
+    inner = knp.where(knp.less(x, -threshold), knp.add(x, threshold), 0.0)
+    return knp.where(knp.greater(x, threshold), knp.subtract(x, threshold),
+                     inner)
+
+
+@keras_op
+def sparse_plus(x):
+    """0 below -1, `x` above 1, and `(x + 1)**2 / 4` in between."""
+    x = _float(x)
+    inner = knp.where(knp.greater_equal(x, 1.0), x,
+                      knp.multiply(knp.square(knp.add(x, 1.0)), 0.25))
+    return knp.where(knp.less_equal(x, -1.0), 0.0, inner)
+
+
+@keras_op
+def silu(x):
+    """`x * sigmoid(x)` (also called swish)."""
+    x = _float(x)
+    return knp.multiply(x, N.sigmoid(x))
+
+
+swish = silu
+
+
+@keras_op
+def squareplus(x, b=4):
+    """`(x + sqrt(x**2 + b)) / 2`, a smooth relu."""
+    x = _float(x)
+    root = knp.sqrt(knp.add(knp.square(x), b))
+    return knp.multiply(knp.add(x, root), 0.5)
+
+
+@keras_op
+def log_sigmoid(x):
+    """`log(sigmoid(x))` = `-softplus(-x)`."""
+    return knp.negative(N.softplus(knp.negative(_float(x))))
+
+
+@keras_op
+def leaky_relu(x, negative_slope=0.2):
+    """`x` if `x >= 0` else `negative_slope * x`."""
+    x = _float(x)
+    return knp.where(knp.greater_equal(x, 0), x,
+                     knp.multiply(x, negative_slope))
+
+
+@keras_op
+def hard_sigmoid(x):
+    """`relu6(x + 3) / 6`, Keras 3's definition."""
+    return knp.divide(relu6(knp.add(_float(x), 3.0)), 6.0)
+
+
+@keras_op
+def hard_silu(x):
+    """`x * hard_sigmoid(x)` (also called hard swish)."""
+    x = _float(x)
+    return knp.multiply(x, hard_sigmoid(x))
+
+
+hard_swish = hard_silu
+
+
+@keras_op
+def elu(x, alpha=1.0):
+    """`x` if `x > 0` else `alpha * (exp(x) - 1)`."""
+    x = _float(x)
+    return knp.where(knp.greater(x, 0), x,
+                     knp.multiply(knp.expm1(knp.minimum(x, 0.0)), alpha))
+
+
+@keras_op
+def selu(x):
+    """`scale * elu(x, alpha)` with the self-normalising constants."""
+    return knp.multiply(elu(x, _SELU_ALPHA), _SELU_SCALE)
+
+
+@keras_op
+def gelu(x, approximate=True):
+    """Gaussian error linear unit: `x * Phi(x)`.
+
+    Args:
+        x: Input tensor.
+        approximate: Use the tanh approximation (the op's default, as in
+            Keras); `False` computes the exact form with `erf`.
+
+    >>> float(gelu(1.0, approximate=False))
+    0.8413447...
+    """
+    return special.gelu(_float(x), approximate=bool(approximate))
+
+
+@keras_op
+def celu(x, alpha=1.0):
+    """`max(x, 0) + alpha * expm1(min(x, 0) / alpha)`."""
+    x = _float(x)
+    negative = knp.expm1(knp.divide(knp.minimum(x, 0.0), alpha))
+    return knp.add(N.relu(x), knp.multiply(negative, alpha))
+
+
+@keras_op
+def glu(x, axis=-1):
+    """Gated linear unit: `a * sigmoid(b)`, `a, b` the halves of `axis`."""
+    x = _float(x)
+    if x.shape[axis] % 2:
+        raise ValueError(
+            "axis size must be divisible by 2. "
+            f"Received: x.shape={x.shape} with axis={axis}")
+    a, b = knp.split(x, 2, axis=axis)
+    return knp.multiply(a, N.sigmoid(b))
+
+
+@keras_op
+def tanh_shrink(x):
+    """`x - tanh(x)`."""
+    x = _float(x)
+    return knp.subtract(x, knp.tanh(x))
+
+
+@keras_op
+def hard_tanh(x):
+    """`x` clipped to `[-1, 1]`."""
+    x = _float(x)
+    inner = knp.where(knp.less(x, -1.0), -1.0, x)
+    return knp.where(knp.greater(x, 1.0), 1.0, inner)
+
+
+@keras_op
+def hard_shrink(x, threshold=0.5):
+    """`x` where `|x| > threshold`, else 0."""
+    x = _float(x)
+    return knp.where(knp.greater(knp.absolute(x), threshold), x, 0.0)
+
+
+@keras_op
+def threshold(x, threshold, default_value):
+    """`x` where `x > threshold`, else `default_value`."""
+    x = _float(x)
+    return knp.where(knp.greater(x, threshold), x,
+                     cast(default_value, x.dtype))
+
+
+@keras_op
+def softmax(x, axis=-1):
+    """Softmax over `axis` (or several axes given as a tuple)."""
+    x = _float(x)
+    if isinstance(axis, (tuple, list)):
+        return _over_axes(N.softmax, x, tuple(axis))
+    return N.softmax(x, axis=axis)
+
+
+@keras_op
+def log_softmax(x, axis=-1):
+    """Log of softmax over `axis` (or a tuple of axes), computed stably."""
+    x = _float(x)
+    if isinstance(axis, (tuple, list)):
+        return _over_axes(N.log_softmax, x, tuple(axis))
+    return N.log_softmax(x, axis=axis)
+
+
+def _over_axes(prim, x, axes):
+    """Apply a last-axis primitive jointly over several axes."""
+    moved = knp.moveaxis(x, axes, tuple(range(-len(axes), 0)))
+    flat_shape = moved.shape[:moved.ndim - len(axes)] + (-1,)
+    out = prim(knp.reshape(moved, flat_shape), axis=-1)
+    out = knp.reshape(out, moved.shape)
+    return knp.moveaxis(out, tuple(range(-len(axes), 0)), axes)
+
+
+@keras_op
+def sparsemax(x, axis=-1):
+    """Euclidean projection of `x` onto the probability simplex.
+
+    Like softmax it sums to 1 along `axis`, but small entries are exactly 0.
+
+    >>> sparsemax([1.0, 2.0, 5.0]).numpy()
+    array([0., 0., 1.], dtype=float32)
+    """
+    return _sparsemax(_float(x), axis=axis)
+
+
+@primitive
+def _sparsemax(z, *, axis=-1):
+    ordered = -np.sort(-z, axis=axis)
+    cumulative = np.cumsum(ordered, axis=axis)
+    shape = [1] * z.ndim
+    shape[axis] = -1
+    ranks = np.arange(1, z.shape[axis] + 1, dtype=z.dtype).reshape(shape)
+    support = ordered - (cumulative - 1) / ranks > 0
+    # The support is a prefix of the sorted entries; tau comes from the
+    # partial sum at its last element.
+    size = np.sum(support, axis=axis, keepdims=True)
+    top = np.take_along_axis(cumulative, size - 1, axis=axis)
+    tau = (top - 1) / size
+    return np.maximum(z - tau, 0).astype(z.dtype, copy=False)
+
+
+@_sparsemax.defvjp
+def _sparsemax_vjp(g, out, z, *, axis=-1):
+    # On the support S the Jacobian is I - 1 1^T / |S|; zero elsewhere.
+    inside = out > 0
+    count = np.maximum(np.sum(inside, axis=axis, keepdims=True), 1)
+    mean_g = np.sum(np.where(inside, g, 0), axis=axis, keepdims=True) / count
+    return (np.where(inside, g - mean_g, 0).astype(g.dtype, copy=False),)

@@ -1,0 +1,181 @@
+"""Normalization ops of `keras.ops.nn` (re-exported by `kerasish.ops.nn`).
+
+`batch_normalization` uses given statistics; `layer_normalization` computes
+its own with the fused `standardize` primitive, so its backward pass is one
+hand-written VJP rather than a dozen composite records.
+"""
+import warnings
+
+import numpy as np
+
+from kerasish.backend import config
+from kerasish.backend import math as M
+from kerasish.backend import normalization as BN
+from kerasish.ops.core import convert_to_tensor, cast
+from kerasish.ops import numpy as knp
+from kerasish.ops.symbolic import keras_op
+
+
+def _float(x):
+    x = convert_to_tensor(x)
+    if x.dtype.kind != "f":
+        x = cast(x, config.floatx())
+    return x
+
+
+def _axes_list(axis, ndim, what="axis"):
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise ValueError(
+                f"Argument `{what}` is out of bounds for an input of rank "
+                f"{ndim}. Received: {what}={axis}")
+    return sorted(a % ndim for a in axes)
+
+
+def _vector(v, like, shape):
+    """`v` as a tensor of `like`'s dtype reshaped to broadcast `shape`."""
+    v = cast(convert_to_tensor(v), like.dtype)
+    if v.ndim and tuple(v.shape) != tuple(shape):
+        v = knp.reshape(v, shape)
+    return v
+
+
+@keras_op
+def batch_normalization(x, mean, variance, axis, offset=None, scale=None,
+                        epsilon=1e-3):
+    """Normalize `x` by given `mean` and `variance` along `axis`.
+
+    Computes `(x - mean) / sqrt(variance + epsilon) * scale + offset`, with
+    the vectors laid along `axis`. Differentiable in every argument.
+
+    Args:
+        x: Input tensor.
+        mean, variance: Vectors of length `x.shape[axis]`.
+        axis: Integer, the axis of the vectors.
+        offset: Optional vector added after scaling. Defaults to None.
+        scale: Optional vector multiplied in. Defaults to None.
+        epsilon: Added to the variance. Defaults to 1e-3.
+
+    Example:
+
+    >>> x = np.array([[0.1, 0.2], [0.5, 0.6]], "float32")
+    >>> batch_normalization(x, [0.3, 0.4], [0.04, 0.04], axis=-1,
+    ...                     epsilon=0.0).numpy()
+    array([[-1., -1.],
+           [ 1.,  1.]], dtype=float32)
+    """
+    x = _float(x)
+    axis = _axes_list(axis, x.ndim)[0]
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    mean = _vector(mean, x, shape)
+    variance = _vector(variance, x, shape)
+    scale = 1.0 if scale is None else _vector(scale, x, shape)
+    offset = 0.0 if offset is None else _vector(offset, x, shape)
+    return BN.batch_norm(x, mean, variance, scale, offset,
+                         epsilon=float(epsilon))
+
+
+def standardize(x, axes, scale=None, offset=None, epsilon=1e-3):
+    """Normalize `x` by its own statistics over `axes` (fused primitive).
+
+    `scale`/`offset` must already broadcast against `x`. Returns the output
+    and the (keepdims) mean and variance as numpy arrays.
+    """
+    mean, variance = BN.moments(x._value, tuple(axes))
+    out = BN.standardize(x, mean, variance,
+                         1.0 if scale is None else scale,
+                         0.0 if offset is None else offset,
+                         axes=tuple(axes), epsilon=float(epsilon))
+    return out, mean, variance
+
+
+@keras_op
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None,
+                        **kwargs):
+    """Normalize each example over `axis`, then scale by `gamma` and shift
+    by `beta`.
+
+    Args:
+        x: Input tensor.
+        gamma: Optional scale, shaped like the normalized axes.
+        beta: Optional offset, shaped like the normalized axes.
+        axis: Int or list of ints. Defaults to -1.
+        epsilon: Added to the variance. Defaults to `backend.epsilon()`.
+
+    Example:
+
+    >>> layer_normalization(np.arange(5, dtype="float32")).numpy()
+    array([-1.4142135 , -0.70710677,  0.        ,  0.70710677,  1.4142135 ],
+          dtype=float32)
+    """
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise ValueError(
+            f"Unrecognized keyword arguments: {sorted(kwargs)}")
+    if rms_scaling:
+        warnings.warn(
+            "You passed `rms_scaling=True`, which is deprecated. This "
+            "argument scales the input by the variance, not the root mean "
+            "square. Use `ops.rms_normalization` for RMS normalization.")
+    x = _float(x)
+    eps = config.epsilon() if epsilon is None else epsilon
+    axes = _axes_list(axis, x.ndim)
+    shape = [x.shape[i] if i in axes else 1 for i in range(x.ndim)]
+    gamma = None if gamma is None else _vector(gamma, x, shape)
+    beta = None if beta is None else _vector(beta, x, shape)
+    if rms_scaling:
+        variance = knp.var(x, axis=tuple(axes), keepdims=True)
+        out = knp.multiply(x, M.rsqrt(knp.add(variance, eps)))
+        return out if gamma is None else knp.multiply(out, gamma)
+    return standardize(x, axes, gamma, beta, eps)[0]
+
+
+@keras_op
+def rms_normalization(x, scale=None, axis=-1, epsilon=None):
+    """`x * rsqrt(mean(x**2, axis) + epsilon) * scale`.
+
+    Args:
+        x: Input tensor.
+        scale: Optional scale, shaped like the normalized axes.
+        axis: Int or list of ints. Defaults to -1.
+        epsilon: Defaults to `backend.epsilon()`.
+
+    Example:
+
+    >>> rms_normalization(np.array([3.0, 4.0], "float32"),
+    ...                   epsilon=0.0).numpy().round(4)
+    array([0.8485, 1.1314], dtype=float32)
+    """
+    x = _float(x)
+    if x.ndim == 0:
+        x = knp.expand_dims(x, 0)
+    eps = config.epsilon() if epsilon is None else epsilon
+    axes = tuple(_axes_list(axis, x.ndim))
+    mean_square = knp.mean(knp.square(x), axis=axes, keepdims=True)
+    out = knp.multiply(x, M.rsqrt(knp.add(mean_square, eps)))
+    if scale is not None:
+        shape = [x.shape[i] if i in axes else 1 for i in range(x.ndim)]
+        out = knp.multiply(out, _vector(scale, x, shape))
+    return out
+
+
+@keras_op
+def psnr(x1, x2, max_val):
+    """Peak signal-to-noise ratio: `20 log10(max_val) - 10 log10(mse)`.
+
+    Example:
+
+    >>> float(psnr(np.zeros(4), np.full(4, 0.1), 1.0))
+    20.0
+    """
+    x1, x2 = _float(x1), _float(x2)
+    if tuple(x1.shape) != tuple(x2.shape):
+        raise ValueError(
+            "Input shapes must be the same. Received shapes: "
+            f"x1.shape={x1.shape}, x2.shape={x2.shape}")
+    mse = knp.mean(knp.square(knp.subtract(x1, x2)))
+    log10 = np.log(10.0)
+    return knp.subtract(20.0 * np.log10(max_val),
+                        knp.multiply(knp.log(mse), 10.0 / log10))

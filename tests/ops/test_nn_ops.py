@@ -1,0 +1,113 @@
+"""Normalization, erf-family and activation ops of `kerasish.ops`.
+
+Reference values: Keras 3.15.1 on JAX, float32 (`keras.ops.<name>` on the
+inputs below).
+"""
+import numpy as np
+import pytest
+
+import kerasish
+from kerasish import ops
+from kerasish.utils import check_grads
+
+X = (np.arange(12, dtype="float32").reshape(3, 4) - 5) / 3
+GAMMA = np.array([1.0, 2.0, 0.5, -1.0], "float32")
+BETA = np.array([0.1, 0.0, -0.2, 0.3], "float32")
+
+
+def test_layer_normalization_matches_keras():
+    np.testing.assert_allclose(ops.layer_normalization(X, GAMMA, BETA), [
+        [-1.241640567779541, -0.8944272994995117, 0.02360665798187256,
+         -1.041640281677246]] * 3, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        ops.layer_normalization(X, axis=0, epsilon=0.01),
+        [[-1.2196104526519775] * 4, [0.0] * 4, [1.2196104526519775] * 4],
+        rtol=1e-6, atol=1e-6)
+
+
+def test_rms_and_batch_normalization_match_keras():
+    np.testing.assert_allclose(ops.rms_normalization(X, GAMMA), [
+        [-1.3608275651931763, -2.1773242950439453, -0.40824827551841736,
+         0.5443310737609863],
+        [-0.8164963126182556, 0.0, 0.4082481563091278, -1.6329926252365112],
+        [0.6469966173171997, 1.7253243923187256, 0.5391638278961182,
+         -1.2939932346343994]], rtol=1e-5, atol=1e-6)
+    out = ops.batch_normalization(
+        X, np.float32([0.1, 0.2, 0.3, 0.4]), np.float32([1, 2, 3, 4]),
+        axis=-1, offset=BETA, scale=GAMMA)
+    np.testing.assert_allclose(out, [
+        [-1.6657838821411133, -2.1679189205169678, -0.5752151608467102,
+         0.8332667350769043],
+        [-0.3331168293952942, -0.282772034406662, -0.19037911295890808,
+         0.16668331623077393],
+        [0.9995502829551697, 1.602374792098999, 0.19445690512657166,
+         -0.49990004301071167]], rtol=1e-5, atol=1e-6)
+
+
+def test_psnr_and_erf_family_match_keras():
+    assert float(ops.psnr(X, X * 0.9, 2.0)) == pytest.approx(
+        24.711307525634766, rel=1e-6)
+    np.testing.assert_allclose(
+        ops.erf(np.float32([-2.0, -0.3, 0.7, 3.0])),
+        [-0.9953222274780273, -0.328626811504364, 0.6778011322021484,
+         0.9999779462814331], rtol=1e-6)
+    np.testing.assert_allclose(
+        ops.erfinv(np.float32([-0.9, -0.3, 0.7, 0.99])),
+        [-1.163087010383606, -0.27246275544166565, 0.7328690886497498,
+         1.821386694908142], rtol=1e-6)
+    np.testing.assert_allclose(ops.erfc(np.float32([0.5, 5.0])),
+                               [0.4795001221869535, 1.5374597944280349e-12],
+                               rtol=1e-6)
+
+
+def test_batch_normalization_gradients_in_every_argument():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 3, 2))
+    mean, scale, offset = (rng.standard_normal(3) for _ in range(3))
+    var = rng.random(3) + 0.5
+    check_grads(lambda *a: ops.batch_normalization(a[0], a[1], a[2], 1,
+                                                   a[4], a[3]),
+                [x, mean, var, scale, offset])
+
+
+def test_layer_normalization_gradients():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 4, 5))
+    gamma, beta = rng.standard_normal((4, 5)), rng.standard_normal((4, 5))
+    check_grads(lambda *a: ops.layer_normalization(*a, axis=[1, 2]),
+                [x, gamma, beta])
+    check_grads(lambda v: ops.layer_normalization(v, axis=0), [x])
+    check_grads(lambda v, g: ops.rms_normalization(v, g), [x, gamma[0]])
+
+
+def test_normalization_ops_reject_bad_axes_and_shapes():
+    with pytest.raises(ValueError, match="axis"):
+        ops.layer_normalization(X, axis=2)
+    with pytest.raises(ValueError, match="Input shapes must be the same"):
+        ops.psnr(X, X[:2], 1.0)
+
+
+def test_ops_work_symbolically():
+    inp = kerasish.Input((4,))
+    out = ops.layer_normalization(ops.gelu(inp))
+    assert out.shape == (None, 4)
+    model = kerasish.Model(inp, out)
+    ref = ops.layer_normalization(ops.gelu(X))
+    np.testing.assert_allclose(model.predict(X, verbose=0), ref, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("celu", {"alpha": 0.7}), ("soft_shrink", {"threshold": 0.3}),
+    ("hard_shrink", {"threshold": 0.3}), ("squareplus", {"b": 2}),
+    ("gelu", {"approximate": False}), ("gelu", {"approximate": True})])
+def test_activation_ops_with_arguments_have_gradients(name, kwargs):
+    x = np.array([-2.1, -0.7, -0.1, 0.2, 0.9, 2.5])
+    check_grads(lambda v: getattr(ops, name)(v, **kwargs), [x])
+
+
+def test_gelu_op_defaults_to_the_tanh_approximation():
+    x = np.float32([1.0])
+    assert float(ops.gelu(x)[0]) == pytest.approx(0.8411920070648193,
+                                                  rel=1e-6)
+    assert float(ops.nn.gelu(x, approximate=False)[0]) == pytest.approx(
+        0.8413447141647339, rel=1e-6)
