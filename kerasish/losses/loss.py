@@ -5,6 +5,8 @@
 reduces: `"sum_over_batch_size"` (default, = `"mean"`) divides the weighted
 sum by the number of elements, not by the sum of the weights.
 """
+import numpy as np
+
 from kerasish import ops, tree
 from kerasish.backend import config
 from kerasish.engine import naming
@@ -52,10 +54,8 @@ class Loss:
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         in_mask = getattr(y_pred, "_keras_mask", None)
-        y_pred = tree.map_structure(
-            lambda x: ops.convert_to_tensor(x, dtype=self._dtype), y_pred)
-        y_true = tree.map_structure(
-            lambda x: ops.convert_to_tensor(x, dtype=self._dtype), y_true)
+        y_pred = convert_structure(y_pred, self._dtype)
+        y_true = convert_structure(y_true, self._dtype)
         losses = self.call(y_true, y_pred)
         out_mask = getattr(losses, "_keras_mask", None)
         if in_mask is not None and out_mask is not None:
@@ -75,6 +75,24 @@ class Loss:
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+def _is_number_list(x):
+    return isinstance(x, (list, tuple)) and all(
+        isinstance(v, (int, float, np.number)) or _is_number_list(v)
+        for v in x)
+
+
+def convert_structure(structure, dtype):
+    """Tensors of `dtype` for every array of `structure`.
+
+    A (nested) list of plain numbers is one array, not a structure of
+    scalars: `loss([[0.0, 1.0]], [[1.0, 1.0]])` works as it reads.
+    """
+    if _is_number_list(structure):
+        return ops.convert_to_tensor(np.asarray(structure), dtype=dtype)
+    return tree.map_structure(
+        lambda x: ops.convert_to_tensor(x, dtype=dtype), structure)
 
 
 def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):

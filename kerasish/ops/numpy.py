@@ -37,9 +37,11 @@ def _promote(a, b):
         ka = a.dtype.kind
     if ka == kb or ka is None and kb == "f" or kb is None and ka == "f":
         return a, b
-    if ka in "iub" and (kb == "f" or kb is None and isinstance(b, float)):
+    if ka and ka in "iub" and (kb == "f" or kb is None and
+                               isinstance(b, float)):
         return cast(a, b.dtype if kb == "f" else config.floatx()), b
-    if kb in "iub" and (ka == "f" or ka is None and isinstance(a, float)):
+    if kb and kb in "iub" and (ka == "f" or ka is None and
+                               isinstance(a, float)):
         return a, cast(b, a.dtype if ka == "f" else config.floatx())
     if ka is None and isinstance(a, (list, tuple)):
         return _promote(convert_to_tensor(a), b)
