@@ -8,6 +8,11 @@ class Callback:
     being trained. The default `on_train_batch_begin/end` call the legacy
     `on_batch_begin/end`, as in Keras.
 
+    kerasish additions: during `fit`, `self.model.batch_loss` is the exact
+    loss of the batch that just ran (the `"loss"` in batch logs is Keras's
+    running mean since the epoch began); `on_train_interrupted` is called
+    when Ctrl-C stops `fit` after the current batch.
+
     Example:
 
     >>> class CountBatches(Callback):
@@ -78,3 +83,12 @@ class Callback:
 
     def on_predict_end(self, logs=None):
         """At the end of `predict`."""
+
+    def on_train_interrupted(self, epoch, batch, logs=None):
+        """kerasish: `fit` was interrupted (Ctrl-C) after batch `batch`.
+
+        Called once, before `on_train_end`, when the user pressed Ctrl-C:
+        the batch in flight finished, the rest of the epoch (validation,
+        `on_epoch_end`) is skipped. `logs` are that batch's running logs.
+        `ModelCheckpoint` and `BackupAndRestore` save here.
+        """

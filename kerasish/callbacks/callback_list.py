@@ -134,5 +134,12 @@ class CallbackList(Callback):
     def on_predict_end(self, logs=None):
         self._call("on_predict_end", logs=logs)
 
+    def on_train_interrupted(self, epoch, batch, logs=None):
+        logs = pythonify_logs(logs)
+        for cb in self.callbacks:
+            hook = getattr(cb, "on_train_interrupted", None)
+            if hook is not None:
+                hook(epoch, batch, logs)
+
     def __iter__(self):
         return iter(self.callbacks)

@@ -20,10 +20,30 @@ class EarlyStopping(MonitorCallback):
             training ends (whether or not it stopped early).
         start_from_epoch: Epochs to wait before monitoring starts.
 
+    Training never stops at the first monitored epoch: `patience=0` stops at
+    the first epoch that does not improve, `patience=p` after `p` of them.
+    With `restore_best_weights`, the best epoch's weights come back in
+    `on_train_end` even when training ran to the end (Keras 3's behaviour).
+
+    `baseline`: Keras documents that training stops if the model does not
+    improve over the baseline, but an epoch that improves on the best so
+    far (without reaching the baseline) returns before its patience check,
+    so a slowly improving metric that never reaches the baseline never
+    stops. kerasish follows the documentation: epochs that do not beat the
+    baseline count toward `patience` even when they improve the best.
+
     Example: with `patience=3` on a loss that never improves, training
     runs exactly 4 epochs.
 
-    >>> cb = EarlyStopping(monitor="loss", patience=3)
+    >>> import numpy as np
+    >>> import kerasish as keras
+    >>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    >>> model.compile(keras.optimizers.SGD(0.0), "mse")
+    >>> cb = keras.callbacks.EarlyStopping(monitor="loss", patience=3)
+    >>> h = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=10,
+    ...               callbacks=[cb], verbose=0)
+    >>> len(h.epoch)
+    4
     """
 
     def __init__(self, monitor="val_loss", min_delta=0, patience=0,
@@ -64,7 +84,7 @@ class EarlyStopping(MonitorCallback):
             if self.baseline is None or self._is_improvement(current,
                                                              self.baseline):
                 self.wait = 0
-            return
+                return
         if self.wait >= self.patience and epoch > 0:
             self.stopped_epoch = epoch
             self.model.stop_training = True
@@ -87,3 +107,16 @@ class EarlyStopping(MonitorCallback):
                 "is not available. Available metrics are: "
                 f"{','.join(list(logs.keys()))}", stacklevel=2)
         return value
+
+    def get_state(self):
+        return {"wait": self.wait, "stopped_epoch": self.stopped_epoch,
+                "best": self.best, "best_epoch": self.best_epoch,
+                "best_weights": self.best_weights}
+
+    def set_state(self, state):
+        self.wait = state["wait"]
+        self.stopped_epoch = state["stopped_epoch"]
+        self.best = state["best"]
+        self.best_epoch = state["best_epoch"]
+        weights = state["best_weights"]
+        self.best_weights = None if weights is None else list(weights)

@@ -9,6 +9,15 @@ class History(Callback):
 
     Always added by `fit` (after the user's callbacks) and returned by it.
     A reused instance keeps accumulating `history`; `epoch` restarts.
+
+    Example:
+
+    >>> h = History()
+    >>> h.set_model(type("M", (), {})())
+    >>> h.on_train_begin()
+    >>> h.on_epoch_end(0, {"loss": 0.5})
+    >>> h.history, h.epoch
+    ({'loss': [0.5]}, [0])
     """
 
     def __init__(self):
@@ -24,3 +33,11 @@ class History(Callback):
         for key, value in (logs or {}).items():
             self.history.setdefault(key, []).append(value)
         self.model.history = self
+
+    def get_state(self):
+        return {"history": {k: list(v) for k, v in self.history.items()},
+                "epoch": list(self.epoch)}
+
+    def set_state(self, state):
+        self.history = {k: list(v) for k, v in state["history"].items()}
+        self.epoch = list(state["epoch"])

@@ -64,7 +64,23 @@ class FitLoop:
         self.callbacks = _make_callbacks(
             self.model, a["callbacks"], a["verbose"], a["epochs"],
             self.iterator.num_batches, history=True)
-        return self._train()
+        return self._run_with_state()
+
+    def _run_with_state(self):
+        # Resume position, deferred backups and Ctrl-C live in FitState;
+        # every step goes through the StepRunner MonitoredSession uses.
+        from kerasish.callbacks.training_state import FitState
+        from kerasish.train.step_runner import StepRunner
+        self.runner = StepRunner(self.model)
+        self.state = FitState(self.model, self.iterator, self.callbacks)
+        self.state.runner = self.runner
+        self.state.validation_steps = (self.val_iterator.num_batches
+                                       if self.val_iterator else None)
+        self.model._fit_state = self.state
+        try:
+            return self._train()
+        finally:
+            self.model._fit_state = None
 
     def _split_validation(self):
         a = self.args
@@ -87,20 +103,32 @@ class FitLoop:
         return EpochIterator(adapter, a["validation_steps"])
 
     def _train(self):
-        model, cbs = self.model, self.callbacks
+        from kerasish.callbacks.training_state import interrupt_guard
+        model, cbs, state = self.model, self.callbacks, self.state
         epochs = self.args["epochs"]
         model.stop_training = False
         self.runtime.begin(model, "fit")
-        cbs.on_train_begin()
         training_logs = None
-        initial_epoch = model._initial_epoch or self.args["initial_epoch"]
         try:
-            for epoch in range(initial_epoch, epochs):
-                logs = self._run_epoch(epoch)
-                cbs.on_epoch_end(epoch, logs)
-                training_logs = logs
-                if model.stop_training:
-                    break
+            with interrupt_guard(state):
+                cbs.on_train_begin()
+                state.restore_outer()
+                initial_epoch = model._initial_epoch or \
+                    self.args["initial_epoch"]
+                for epoch in range(initial_epoch, epochs):
+                    logs = self._run_epoch(epoch)
+                    if state.interrupted:
+                        break
+                    cbs.on_epoch_end(epoch, logs)
+                    state.end_epoch(epoch)
+                    training_logs = logs
+                    if model.stop_training or state.interrupt_requested:
+                        state.interrupted = state.interrupt_requested
+                        break
+                if state.interrupted:
+                    cbs.on_train_interrupted(*state.last_batch,
+                                             state.last_batch_logs)
+                    state.flush()
         finally:
             self.runtime.end(model, "fit")
         if epochs > 0 and model.optimizer is not None:
@@ -110,22 +138,28 @@ class FitLoop:
         return model.history
 
     def _run_epoch(self, epoch):
-        model, cbs = self.model, self.callbacks
+        model, cbs, state = self.model, self.callbacks, self.state
         model.reset_metrics()
         cbs.on_epoch_begin(epoch)
         logs = {}
-        for step, batch in self.iterator.enumerate_epoch(epoch):
+        for step, batch in state.epoch_batches(epoch):
             cbs.on_train_batch_begin(step)
-            logs = self.runtime.train_step(model, batch)
+            logs = self.runner.train_step(batch).logs
             cbs.on_train_batch_end(step, logs)
-            if model.stop_training:
+            state.end_batch(step)
+            if model.stop_training or state.interrupt_requested:
                 break
+        state.last_batch_logs = logs
+        if state.interrupt_requested:
+            state.interrupted = True
+            return logs
         logs = dict(model._get_metrics_result_or_logs(logs))
         if self.val_iterator is not None and \
                 _should_eval(epoch, self.args["validation_freq"]):
             val_logs = evaluate_loop(model, self.val_iterator, cbs,
                                      self.args["verbose"])
             logs.update({f"val_{k}": v for k, v in val_logs.items()})
+        state.interrupted = state.interrupt_requested
         return logs
 
 

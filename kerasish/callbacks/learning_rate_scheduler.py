@@ -1,0 +1,80 @@
+"""`LearningRateScheduler`: set the learning rate at each epoch start."""
+import numpy as np
+
+from kerasish.callbacks.callback import Callback
+from kerasish.callbacks.reduce_lr_on_plateau import current_lr
+from kerasish.saving.object_registration import builtin
+
+
+@builtin("keras.callbacks")
+class LearningRateScheduler(Callback):
+    """Set `optimizer.learning_rate = schedule(epoch, lr)` every epoch.
+
+    `schedule` takes the 0-based epoch and the current rate (a schedule
+    taking only the epoch also works) and returns a float. Epoch ends add
+    `logs["learning_rate"]`.
+
+    Args:
+        schedule: Function `(epoch, lr) -> float` or `(epoch) -> float`.
+        verbose: 1 prints the rate set at each epoch.
+
+    A `BackupAndRestore` resume in the middle of an epoch calls
+    `on_epoch_begin` again; the rate the schedule received is part of the
+    backup, so a schedule such as `lr * 0.9` is not applied twice.
+
+    Example:
+
+    >>> import numpy as np
+    >>> import kerasish as keras
+    >>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    >>> model.compile(keras.optimizers.SGD(0.1), "mse")
+    >>> cb = keras.callbacks.LearningRateScheduler(lambda e, lr: lr / 2)
+    >>> h = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2,
+    ...               callbacks=[cb], verbose=0)
+    >>> [round(v, 4) for v in h.history["learning_rate"]]
+    [0.05, 0.025]
+    """
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule = schedule
+        self.verbose = verbose
+        self._lr_in = None
+        self._resume = None
+
+    def _new_lr(self, epoch, optimizer):
+        if not hasattr(optimizer, "learning_rate"):
+            raise ValueError('Optimizer must have a "learning_rate" '
+                             'attribute.')
+        lr = current_lr(optimizer)
+        if self._resume is not None and self._resume[0] == epoch:
+            lr = self._resume[1]
+        self._resume = None
+        self._lr_in = (epoch, lr)
+        try:
+            learning_rate = self.schedule(epoch, lr)
+        except TypeError:
+            learning_rate = self.schedule(epoch)
+        if not isinstance(learning_rate, (float, np.float32, np.float64)):
+            raise ValueError(
+                "The output of the `schedule` function should be a float. "
+                f"Got: {learning_rate}")
+        return learning_rate
+
+    def on_epoch_begin(self, epoch, logs=None):
+        optimizer = self.model.optimizer
+        learning_rate = self._new_lr(epoch, optimizer)
+        optimizer.learning_rate = learning_rate
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting "
+                  f"learning rate to {learning_rate}.")
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs["learning_rate"] = current_lr(self.model.optimizer)
+
+    def get_state(self):
+        return {"lr_in": list(self._lr_in) if self._lr_in else None}
+
+    def set_state(self, state):
+        self._resume = tuple(state["lr_in"]) if state["lr_in"] else None

@@ -1,0 +1,125 @@
+"""TensorBoard event files, through the optional `tensorboardX` library.
+
+Shared by the `TensorBoard` callback and the session hooks that write
+summaries (`SummarySaverHook`, `StepCounterHook`). Importing this module
+never needs tensorboardX; creating a writer does, and says how to get it.
+"""
+import json
+
+import numpy as np
+
+_INSTALL = ("pip install 'kerasish[tensorboard]'  (or: pip install "
+            "tensorboardX)")
+
+
+def require_tensorboardx(what):
+    """Import tensorboardX or raise an ImportError naming the pip command."""
+    try:
+        import tensorboardX
+    except ImportError:
+        raise ImportError(
+            f"{what} writes TensorBoard event files with the `tensorboardX` "
+            f"package, which is not installed. Install it with: {_INSTALL}"
+        ) from None
+    return tensorboardX
+
+
+class SummaryWriter:
+    """Write scalars, histograms, images, text and graphs to `logdir`.
+
+    Args:
+        logdir: Folder of the event file (created on first write).
+        what: Name used in the ImportError if tensorboardX is missing.
+    """
+
+    def __init__(self, logdir, what="This writer"):
+        self._tbx = require_tensorboardx(what)
+        self.logdir = logdir
+        self._writer = None
+
+    @property
+    def writer(self):
+        if self._writer is None:
+            self._writer = self._tbx.SummaryWriter(logdir=self.logdir,
+                                                   flush_secs=10)
+        return self._writer
+
+    def scalar(self, tag, value, step):
+        self.writer.add_scalar(tag, float(np.asarray(value)), int(step))
+
+    def histogram(self, tag, values, step):
+        values = np.asarray(values, dtype=np.float64).ravel()
+        if values.size and np.isfinite(values).all():
+            self.writer.add_histogram(tag, values, int(step))
+
+    def image(self, tag, images, step):
+        """`images`: NHWC array with C in (1, 3, 4), values scaled to 0..1."""
+        images = np.asarray(images, np.float32)
+        low, high = float(images.min()), float(images.max())
+        scaled = (images - low) / (high - low) if high > low else \
+            np.zeros_like(images)
+        self.writer.add_images(tag, scaled, int(step), dataformats="NHWC")
+
+    def text(self, tag, text, step):
+        self.writer.add_text(tag, text, int(step))
+
+    def keras_model(self, tag, model, step=0):
+        """The model's JSON config with TensorBoard's `graph_keras_model`
+        plugin data, which its Graphs tab draws as a conceptual graph (what
+        Keras writes under the tag `keras`)."""
+        from tensorboardX.proto import summary_pb2, tensor_pb2
+        metadata = summary_pb2.SummaryMetadata()
+        metadata.plugin_data.plugin_name = "graph_keras_model"
+        metadata.plugin_data.content = b"1"
+        tensor = tensor_pb2.TensorProto(
+            dtype="DT_STRING", string_val=[model.to_json().encode()])
+        summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(
+            tag=tag, metadata=metadata, tensor=tensor)])
+        self.writer._get_file_writer().add_summary(summary, int(step))
+
+    def layer_graph(self, model):
+        """An op-level GraphDef with one node per layer (Graphs tab)."""
+        from tensorboardX.proto import (event_pb2, graph_pb2, node_def_pb2,
+                                        versions_pb2)
+        nodes = []
+        for name, op, inputs, config in _layer_nodes(model):
+            node = node_def_pb2.NodeDef(name=name, op=op, input=inputs)
+            node.attr["config"].s = json.dumps(config).encode()
+            nodes.append(node)
+        graph = graph_pb2.GraphDef(node=nodes, versions=versions_pb2.
+                                   VersionDef(producer=22))
+        event = event_pb2.Event(graph_def=graph.SerializeToString())
+        self.writer._get_file_writer().add_event(event)
+
+    def flush(self):
+        if self._writer is not None:
+            self._writer.flush()
+
+    def close(self):
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+
+def _layer_nodes(model):
+    """`(name, class, input names, config)` per layer of a functional or
+    sequential model, following the graph's inbound nodes."""
+    layers = list(getattr(model, "layers", []))
+    names = {id(layer): f"{model.name}/{layer.name}" for layer in layers}
+    previous = None
+    for layer in layers:
+        inputs = []
+        for node in getattr(layer, "_inbound_nodes", []) or []:
+            for parent in getattr(node, "parent_nodes", []) or []:
+                op = getattr(parent, "operation", None)
+                if id(op) in names:
+                    inputs.append(names[id(op)])
+        if not inputs and previous is not None and \
+                type(model).__name__ == "Sequential":
+            inputs = [previous]
+        try:
+            config = layer.get_config()
+        except Exception:  # a config is decoration here, never fatal
+            config = {}
+        yield names[id(layer)], type(layer).__name__, inputs, config
+        previous = names[id(layer)]

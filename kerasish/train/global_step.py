@@ -1,0 +1,70 @@
+"""The global step: how many training steps a model has taken.
+
+As in `model_to_estimator`, the global step of a Keras model is its
+optimizer's iteration counter (`optimizer.iterations`, saved in every
+weights file at `optimizer/vars/0`), so checkpoints carry it and a restored
+model continues counting. With `gradient_accumulation_steps` it counts
+every step, not only the applied updates.
+"""
+import numpy as np
+
+from kerasish.engine.variable import Variable
+
+_DEFAULT = {}
+
+
+def _active_model():
+    from kerasish.train.monitored_session import active_session_model
+    return active_session_model()
+
+
+def get_global_step(model=None):
+    """The global step `Variable` of `model` (or of the active session's
+    model), or `None` if there is none.
+
+    Args:
+        model: A compiled model; `None` means the model of the innermost
+            open `MonitoredSession`, else the standalone global step.
+
+    Example:
+
+    >>> import kerasish as keras
+    >>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> int(get_global_step(model).numpy())
+    0
+    """
+    model = model if model is not None else _active_model()
+    if model is None:
+        return _DEFAULT.get("step")
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is None:
+        return None
+    return optimizer._iterations
+
+
+def get_or_create_global_step(model=None):
+    """The global step of `model` (see `get_global_step`), creating a
+    standalone int64 `global_step` variable when there is no model.
+
+    Example:
+
+    >>> step = get_or_create_global_step()
+    >>> step.path
+    'global_step'
+    """
+    step = get_global_step(model)
+    if step is not None:
+        return step
+    if model is not None or _active_model() is not None:
+        raise ValueError(
+            "The model has no optimizer, so it has no global step. Call "
+            "`model.compile(optimizer=...)` first.")
+    _DEFAULT["step"] = Variable(np.zeros((), np.int64), dtype="int64",
+                                trainable=False, name="global_step")
+    return _DEFAULT["step"]
+
+
+def global_step_value(model):
+    step = get_global_step(model)
+    return None if step is None else int(np.asarray(step.numpy()))
