@@ -2,16 +2,44 @@
 
 A save interrupted at any point leaves the previous file untouched: the
 bytes go to a temporary file in the same folder, which is flushed, synced
-and atomically renamed over the target only when complete.
+and atomically renamed over the target only when complete. A failed or
+interrupted save leaves no temporary file behind (a killed process may
+leave one `.tmp-*` file, never a damaged target).
 """
 import contextlib
 import os
 import tempfile
 
 
+def _default_mode():
+    # mkstemp creates files readable by the owner only; a saved model
+    # should get the permissions any other new file would.
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _sync_folder(folder):
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without folder handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - file systems that refuse it
+        pass
+    finally:
+        os.close(fd)
+
+
 @contextlib.contextmanager
 def atomic_path(filepath, overwrite=True):
-    """Yield a temporary path; on success it replaces `filepath`."""
+    """Yield a temporary path; on success it replaces `filepath`.
+
+    Args:
+        filepath: The final path.
+        overwrite: If False and `filepath` exists, raise `FileExistsError`.
+    """
     filepath = os.fspath(filepath)
     if os.path.isdir(filepath):
         raise IsADirectoryError(
@@ -28,7 +56,9 @@ def atomic_path(filepath, overwrite=True):
         yield tmp
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
+        os.chmod(tmp, _default_mode())
         os.replace(tmp, filepath)
+        _sync_folder(folder)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)

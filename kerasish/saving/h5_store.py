@@ -1,5 +1,66 @@
-"""The HDF5 weights store: `<path>/vars/<i>` datasets, Keras's layout."""
+"""The HDF5 weights store: `<path>/vars/<i>` datasets, Keras's layout.
+
+Every read goes through `safe_group` / `safe_dataset`: an HDF5 file can
+hold soft or external links, datasets stored in external files and
+virtual datasets mapping other files, any of which would make loading a
+model read data from elsewhere on disk. Such files are refused.
+"""
 import numpy as np
+
+
+def _refuse(path, what):
+    raise ValueError(f"Not allowed: the HDF5 file holds {what} at "
+                     f"'{path}'. Weights must be stored in the file itself.")
+
+
+def _child(parent, part, full):
+    import h5py
+    if part not in parent:
+        raise KeyError(full)
+    link = parent.get(part, getclass=True, getlink=True)
+    if link in (h5py.SoftLink, h5py.ExternalLink):
+        _refuse(full, f"a {link.__name__}")
+    return parent[part]
+
+
+def safe_group(parent, path):
+    """The group at `path` under `parent`; links are refused."""
+    import h5py
+    current = parent
+    for part in path.split("/"):
+        if not part:
+            raise ValueError(f"Invalid path in HDF5 file: '{path}'")
+        current = _child(current, part, path)
+        if not isinstance(current, h5py.Group):
+            raise ValueError(f"Invalid HDF5 file: expected a group at "
+                             f"'{path}', found {type(current).__name__}.")
+    return current
+
+
+def _checked_dataset(group, path):
+    import h5py
+    if "/" in path:
+        group_path, path = path.rsplit("/", 1)
+        group = safe_group(group, group_path)
+    dataset = _child(group, path, path)
+    if not isinstance(dataset, h5py.Dataset):
+        raise ValueError(f"Invalid HDF5 file: expected a dataset at "
+                         f"'{path}', found {type(dataset).__name__}.")
+    if dataset.external:
+        _refuse(path, "a dataset stored in an external file")
+    if dataset.is_virtual:
+        _refuse(path, "a virtual dataset")
+    return dataset
+
+
+def safe_dataset(group, path):
+    """The array stored at `path` under `group` (a numpy copy)."""
+    return np.asarray(_checked_dataset(group, path))
+
+
+def safe_shape(group, path):
+    """The shape of the array at `path`, without reading it."""
+    return tuple(_checked_dataset(group, path).shape)
 
 
 class H5Store:
@@ -9,22 +70,26 @@ class H5Store:
         self.h5 = h5file
         self.mode = mode
 
+    @staticmethod
+    def _key(path):
+        return f"{path}/vars" if path else "vars"
+
     def make(self, path, name=None):
         """The `vars` group of `path` for writing (created)."""
-        group = self.h5.require_group(f"{path}/vars" if path else "vars")
+        group = self.h5.require_group(self._key(path))
         if name is not None:
             group.attrs["name"] = name
         return _GroupWriter(group)
 
     def get(self, path):
         """The `vars` group of `path` for reading (empty if absent)."""
-        key = f"{path}/vars" if path else "vars"
+        key = self._key(path)
         if key in self.h5:
-            return _GroupReader(self.h5[key])
+            return _GroupReader(safe_group(self.h5, key))
         return _GroupReader(None)
 
     def has(self, path):
-        return (f"{path}/vars" if path else "vars") in self.h5
+        return self._key(path) in self.h5
 
 
 class _GroupWriter:
@@ -46,7 +111,13 @@ class _GroupReader:
     def __len__(self):
         return len(self.keys())
 
+    def shape(self, key):
+        """Shape of a stored array, without reading it."""
+        if self.group is None:
+            raise KeyError(key)
+        return safe_shape(self.group, str(key))
+
     def __getitem__(self, key):
         if self.group is None:
             raise KeyError(key)
-        return np.asarray(self.group[str(key)])
+        return safe_dataset(self.group, str(key))

@@ -79,7 +79,7 @@ def _mismatch(obj, variables, reader, path):
                 f"the file has {len(keys)} at '{path or '/'}'. Expected: "
                 f"{[v.name for v in variables]}")
     for i, v in enumerate(variables):
-        shape = reader[str(i)].shape
+        shape = reader.shape(str(i))
         if tuple(shape) != tuple(v.shape):
             return (f"layer '{name}' variable '{v.name}' has shape "
                     f"{tuple(v.shape)}, but the file has shape "
@@ -131,8 +131,10 @@ def _metadata():
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
     """Write `model` as a `.keras` zip file."""
     from kerasish.saving.serialization_lib import serialize_keras_object
+    from kerasish.saving.sharing import ObjectSharingScope
     h5py = _h5py()
-    config = serialize_keras_object(model)
+    with ObjectSharingScope():
+        config = serialize_keras_object(model)
     if not include_optimizer:
         config.pop("compile_config", None)
     buffer = io.BytesIO()
@@ -175,6 +177,7 @@ def _read_member(zf, name, filepath):
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """Rebuild a model from a `.keras` file, with weights (and optimizer)."""
     from kerasish.saving.serialization_lib import deserialize_keras_object
+    from kerasish.saving.sharing import ObjectSharingScope
     h5py = _h5py()
     with _open_zip(filepath) as zf:
         try:
@@ -185,8 +188,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                 from None
         weights = _read_member(zf, _WEIGHTS, filepath)
     compile_config = config.pop("compile_config", None)
-    model = deserialize_keras_object(config, custom_objects=custom_objects,
-                                     safe_mode=safe_mode)
+    with ObjectSharingScope():
+        model = deserialize_keras_object(
+            config, custom_objects=custom_objects, safe_mode=safe_mode)
     if compile and compile_config is not None:
         from kerasish.saving.object_registration import custom_object_scope
         with custom_object_scope(custom_objects or {}):

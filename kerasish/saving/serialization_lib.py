@@ -12,6 +12,7 @@ import types
 
 import numpy as np
 
+from kerasish.saving import legacy_config
 from kerasish.saving import object_registration as registry
 from kerasish.saving import safe_mode as _safe
 from kerasish.saving.safe_mode import (  # noqa: F401 - public names
@@ -186,6 +187,8 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True,
     special = _deserialize_special(config, custom_objects, safe_mode)
     if special is not _NOT_SPECIAL:
         return special
+    if "module" not in config:
+        config = legacy_config.upgrade(config)
     if config["class_name"] == "function":
         return _resolve_function(config, custom_objects, module_objects)
     shared = sharing.lookup(config)
@@ -283,6 +286,13 @@ def resolve_class(config, custom_objects=None, module_objects=None):
                                                  module_objects)
             if obj is not None:
                 return obj
+    if ">" in name:
+        # A registered name ("package>Name") written by another program
+        # whose user passes the class by its bare name.
+        obj = registry.get_registered_object(name.split(">", 1)[1],
+                                             custom_objects)
+        if obj is not None:
+            return obj
     module = config.get("module") or ""
     table = registry.builtins_of(module)
     if name in table:
