@@ -58,7 +58,8 @@ class CSVLogger(Callback):
     >>> model.compile("sgd", "mse")
     >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2,
     ...               callbacks=[keras.callbacks.CSVLogger(path)], verbose=0)
-    >>> open(path).readline().strip()
+    >>> with open(path) as f:
+    ...     f.readline().strip()
     'epoch,loss,val_loss'
     """
 

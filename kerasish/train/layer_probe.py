@@ -148,6 +148,9 @@ class LayerProbe:
             record.end = time.perf_counter()
             self._depth -= 1
         self.records.append(record)
+        record.output_bytes = sum(x._value.nbytes
+                                  for x in tree.flatten(outputs)
+                                  if isinstance(x, Tensor))
         if layer.name in self.capture:
             self.outputs[layer.name] = tree.map_structure(
                 lambda x: np.array(x) if isinstance(x, Tensor) else x,

@@ -193,6 +193,8 @@ def _leaves(fetches):
 
 
 def _map_fetches(fetches, fn):
+    if fetches is None:
+        return None
     if isinstance(fetches, dict):
         return {k: _map_fetches(v, fn) for k, v in fetches.items()}
     if isinstance(fetches, (list, tuple)):

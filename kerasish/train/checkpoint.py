@@ -1,0 +1,156 @@
+"""Checkpoints of a session's model: `Saver`, `latest_checkpoint`.
+
+A checkpoint `<dir>/model.ckpt-<step>` is the file
+`model.ckpt-<step>.weights.h5` in Keras 3's weights layout (weights and
+optimizer state, so the global step too; `model.load_weights` reads it).
+As in TF1, `<dir>/checkpoint` lists the checkpoints in text form and
+names the latest one; paths in it are relative to `<dir>`.
+"""
+import os
+import re
+import time
+
+from kerasish.saving.file_utils import atomic_path
+
+SUFFIX = ".weights.h5"
+STATE_FILE = "checkpoint"
+
+
+def _model_of(session):
+    return getattr(session, "model", session)
+
+
+def _quote(path):
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def read_checkpoint_state(checkpoint_dir):
+    """`(latest, [all])` prefixes from `<dir>/checkpoint`, or `(None, [])`."""
+    path = os.path.join(checkpoint_dir, STATE_FILE)
+    if not os.path.exists(path):
+        return None, []
+    latest, paths = None, []
+    with open(path) as f:
+        for line in f:
+            match = re.match(r'\s*(\w+):\s*"(.*)"\s*$', line)
+            if not match:
+                continue
+            value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            if not os.path.isabs(value):
+                value = os.path.join(checkpoint_dir, value)
+            if match.group(1) == "model_checkpoint_path":
+                latest = value
+            else:
+                paths.append(value)
+    return latest, paths
+
+
+def write_checkpoint_state(checkpoint_dir, latest, paths):
+    lines = [f"model_checkpoint_path: "
+             f"{_quote(os.path.relpath(latest, checkpoint_dir))}"]
+    lines += [f"all_model_checkpoint_paths: "
+              f"{_quote(os.path.relpath(p, checkpoint_dir))}" for p in paths]
+    with atomic_path(os.path.join(checkpoint_dir, STATE_FILE)) as tmp:
+        with open(tmp, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def latest_checkpoint(checkpoint_dir):
+    """Prefix of the newest checkpoint in `checkpoint_dir`, or `None`.
+
+    Example:
+
+    >>> import tempfile
+    >>> latest_checkpoint(tempfile.mkdtemp()) is None
+    True
+    """
+    latest, _ = read_checkpoint_state(checkpoint_dir)
+    if latest is not None and os.path.exists(latest + SUFFIX):
+        return latest
+    return None
+
+
+def checkpoint_exists(prefix):
+    return prefix is not None and os.path.exists(prefix + SUFFIX)
+
+
+class Saver:
+    """Save and restore checkpoints of a session's model.
+
+    Args:
+        max_to_keep: Newest checkpoints kept (older files are deleted);
+            `None` or 0 keeps all. Defaults to 5.
+        keep_checkpoint_every_n_hours: Also keep one checkpoint per this
+            many hours, whatever `max_to_keep` says.
+
+    Example:
+
+    >>> import os, tempfile
+    >>> import kerasish as keras
+    >>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> prefix = Saver().save(model, os.path.join(tempfile.mkdtemp(),
+    ...                                           "model.ckpt"), global_step=0)
+    >>> os.path.basename(prefix)
+    'model.ckpt-0'
+    """
+
+    def __init__(self, max_to_keep=5, keep_checkpoint_every_n_hours=10000.0):
+        self.max_to_keep = max_to_keep
+        self.keep_checkpoint_every_n_hours = keep_checkpoint_every_n_hours
+        self._last = []
+        self._next_keep_time = time.time() + \
+            keep_checkpoint_every_n_hours * 3600
+
+    @property
+    def last_checkpoints(self):
+        """Prefixes this saver keeps, oldest first."""
+        return list(self._last)
+
+    def save(self, sess, save_path, global_step=None, write_state=True):
+        """Write a checkpoint of `sess`'s model (a session or a model).
+
+        Returns:
+            The checkpoint prefix (`save_path-<global_step>`).
+        """
+        model = _model_of(sess)
+        if global_step is not None:
+            if not isinstance(global_step, int):
+                global_step = int(global_step.numpy()) \
+                    if hasattr(global_step, "numpy") else int(global_step)
+            save_path = f"{save_path}-{global_step}"
+        folder = os.path.dirname(os.path.abspath(save_path))
+        os.makedirs(folder, exist_ok=True)
+        from kerasish.saving import saving_lib
+        saving_lib.save_weights(model, save_path + SUFFIX)
+        if not self._last:
+            _, self._last = read_checkpoint_state(folder)
+        self._last = [p for p in self._last if p != save_path] + [save_path]
+        self._prune()
+        if write_state:
+            write_checkpoint_state(folder, save_path, self._last)
+        return save_path
+
+    def _prune(self):
+        if not self.max_to_keep:
+            return
+        while len(self._last) > self.max_to_keep:
+            old = self._last.pop(0)
+            if time.time() >= self._next_keep_time:
+                self._next_keep_time += \
+                    self.keep_checkpoint_every_n_hours * 3600
+                continue
+            if os.path.exists(old + SUFFIX):
+                os.remove(old + SUFFIX)
+
+    def restore(self, sess, save_path):
+        """Load the checkpoint `save_path` (a prefix) into the model."""
+        model = _model_of(sess)
+        path = save_path if save_path.endswith(SUFFIX) else save_path + SUFFIX
+        if not os.path.exists(path):
+            raise ValueError(f"The passed save_path is not a valid "
+                             f"checkpoint: {save_path}")
+        optimizer = getattr(model, "optimizer", None)
+        if optimizer is not None and not optimizer.built:
+            optimizer.build(model.trainable_variables)
+        model.load_weights(path)
