@@ -120,6 +120,13 @@ class Model(Trainer, Layer):
         # A subclassed model without its own `build` is built by running
         # its first call; `Model.build` (tracing) is for explicit use.
         if type(self).build is Model.build:
+            # Record the input shape as Keras does: saved files then carry
+            # a build_config that rebuilds the model when loaded.
+            from kerasish import tree
+            from kerasish.engine.layer import _shape_of
+            first = args[0] if args else next(iter(kwargs.values()), None)
+            self._build_shapes_dict = {
+                "input_shape": tree.map_structure(_shape_of, first)}
             return
         super()._maybe_build(args, kwargs)
 

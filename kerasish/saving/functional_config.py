@@ -84,10 +84,11 @@ def functional_config(model):
 
 
 def _deserialize_op(data, custom_objects):
+    from kerasish.saving import op_registry
     module = data.get("module") or ""
-    if module.startswith("keras.src.ops") or module == "keras.ops":
-        from kerasish.saving.op_registry import op_from_config
-        return op_from_config(data)
+    if module.startswith("keras.src.ops") or module == "keras.ops" or \
+            op_registry.is_legacy_op_entry(data):
+        return op_registry.op_from_config(data)
     return serialization_lib.deserialize_keras_object(
         data, custom_objects=custom_objects)
 

@@ -46,7 +46,10 @@ def legacy_entry(obj, entry=None):
 def legacy_model_config(model):
     """`model.get_config()` with the layer entries in legacy form."""
     from kerasish.engine.sequential import Sequential
-    config = model.get_config()
+    from kerasish.saving.serialization_lib import serialize_keras_object
+    config = serialize_keras_object(model.get_config())
+    if not _is_model(model):
+        return config
     if isinstance(model, Sequential):
         config["layers"] = [legacy_entry(layer) for layer in model._layers]
         return config

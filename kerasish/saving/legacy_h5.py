@@ -26,10 +26,14 @@ def _h5py():
 def _metadata(model, include_optimizer):
     from kerasish.backend.config import backend
     from kerasish.saving.saving_lib import KERAS_FORMAT_VERSION
-    metadata = {
-        "keras_version": KERAS_FORMAT_VERSION, "backend": backend(),
-        "model_config": {"class_name": type(model).__name__,
-                         "config": legacy_config.legacy_model_config(model)}}
+    model_config = {"class_name": type(model).__name__,
+                    "config": legacy_config.legacy_model_config(model)}
+    if not legacy_config._is_model(model) and model.get_build_config():
+        # Keras records no input shape for subclassed models, so their
+        # .h5 files cannot be reloaded; Keras ignores this extra key.
+        model_config["build_config"] = model.get_build_config()
+    metadata = {"keras_version": KERAS_FORMAT_VERSION, "backend": backend(),
+                "model_config": model_config}
     if include_optimizer and getattr(model, "optimizer", None) is not None \
             and model.compiled:
         metadata["training_config"] = legacy_config.training_config(model)
@@ -139,12 +143,13 @@ def _restore_optimizer(model, state, filepath):
         tuple(v.shape) == tuple(value.shape)
         for v, (_, value) in zip(variables, state))
     if not shapes_match:
+        keras2 = any(name.endswith(":0") for name, _ in state)
         warnings.warn(
             f"Could not restore the optimizer state saved in {filepath!r}: "
             f"optimizer '{optimizer.name}' has {len(variables)} variables, "
-            f"the file has {len(state)} with other shapes or order (a file "
-            "written by Keras 2 keeps optimizer slots differently). "
-            "Training continues from a freshly initialized optimizer.",
+            f"the file has {len(state)}"
+            + (" in Keras 2's layout" if keras2 else " of other shapes")
+            + ". Training continues from a freshly initialized optimizer.",
             stacklevel=4)
         return
     for variable, (_, value) in zip(variables, state):

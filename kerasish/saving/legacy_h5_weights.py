@@ -189,6 +189,13 @@ def plan_topological(group, model, policy):
     layers = [layer for layer in model.layers if legacy_weights(layer)]
     names = [name for name in load_attributes(group, "layer_names")
              if load_attributes(safe_group(group, name), "weight_names")]
+    if names and not layers and not getattr(model, "built", True):
+        raise ValueError(
+            f"Cannot load weights from {policy.source} into model "
+            f"'{model.name}': it is not built yet, so it has no weights to "
+            "match. A legacy .h5 file of a subclassed model records no "
+            "input shape; call the model on a batch of data first, then "
+            "`model.load_weights(filepath)` (or save it as `.keras`).")
     if len(names) != len(layers):
         raise ValueError(
             "Layer count mismatch when loading weights from "

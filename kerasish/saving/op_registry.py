@@ -78,6 +78,22 @@ def serialize_op(op, static):
             "registered_name": op.class_name}
 
 
+def is_legacy_op_entry(data):
+    """Whether a module-less (legacy `.h5`) entry is an op node.
+
+    Legacy configs name op nodes by class alone (`"Add"`, `"Mean"`), like
+    layers. An op's config holds only its name and static arguments,
+    while a layer's always holds `trainable` and `dtype`.
+    """
+    if "module" in data or data.get("class_name") not in OPS:
+        return False
+    config = data.get("config")
+    if not isinstance(config, dict):
+        return False
+    allowed = {"name"} | set(OPS[data["class_name"]][1].split())
+    return set(config) <= allowed
+
+
 def _find_op(class_name):
     from kerasish import ops
     from kerasish.engine.operation import op_class_name

@@ -191,7 +191,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     with ObjectSharingScope():
         model = deserialize_keras_object(
             config, custom_objects=custom_objects, safe_mode=safe_mode)
-    if compile and compile_config is not None:
+    # Keras writes an empty compile_config for a model never compiled.
+    if compile and compile_config:
         from kerasish.saving.object_registration import custom_object_scope
         with custom_object_scope(custom_objects or {}):
             model.compile_from_config(compile_config)
