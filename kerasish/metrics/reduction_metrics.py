@@ -56,7 +56,7 @@ class Sum(Metric):
             self.total.assign_add(ops.sum(values))
 
     def result(self):
-        return ops.cast(self.total.numpy(), self.dtype)
+        return Tensor(np.array(self.total._value, dtype=self.dtype))
 
 
 @builtin(_MODULE)
@@ -100,7 +100,9 @@ class Mean(Metric):
 
     def result(self):
         total, count = self.total._value, self.count._value
-        return Tensor(total / count if count else np.zeros((), total.dtype))
+        if not count:
+            return Tensor(np.zeros((), total.dtype))
+        return Tensor(np.asarray(total / count, dtype=total.dtype))
 
 
 @builtin(_MODULE)
@@ -135,4 +137,37 @@ class MeanMetricWrapper(Mean):
     def from_config(cls, config):
         if "fn" in config:
             config = serialization_lib.deserialize_keras_object(config)
+        return cls(**config)
+
+
+class BuiltinMeanMetric(MeanMetricWrapper):
+    """Base of the built-in wrapper metrics (`Accuracy`, `Hinge`, ...).
+
+    The config is `name`, `dtype` and `_config_keys`; `_optional_keys`
+    (argument -> default) are written only when not at their default,
+    which keeps default configs identical to Keras's where Keras leaves an
+    argument out. `_metric_direction` is `"up"`, `"down"` or None.
+    """
+
+    _config_keys = ()
+    _optional_keys = {}
+    _metric_direction = None
+
+    def __init__(self, fn, name, dtype, **kwargs):
+        super().__init__(fn=fn, name=name, dtype=dtype, **kwargs)
+        for key in self._config_keys + tuple(self._optional_keys):
+            setattr(self, key, kwargs[key])
+        if self._metric_direction:
+            self._direction = self._metric_direction
+
+    def get_config(self):
+        config = {"name": self.name, "dtype": self.dtype}
+        config.update({key: getattr(self, key) for key in self._config_keys})
+        for key, default in self._optional_keys.items():
+            if getattr(self, key) != default:
+                config[key] = getattr(self, key)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
         return cls(**config)
