@@ -53,6 +53,7 @@ class FitState:
         self.runner = None
         self._deferred = []
         self._restore = None
+        self._resumed_epoch = None
 
     # -- events from the loop ---------------------------------------------
     def defer(self, fn):
@@ -84,6 +85,7 @@ class FitState:
                 self.iterator.set_state(restore["iterator"])
             if start:
                 self._restore_inner(restore)
+                self._resumed_epoch = epoch
         self.epoch, self.next_step = epoch, start
         batches = self.iterator.enumerate_epoch(epoch)
         if not start:
@@ -96,6 +98,13 @@ class FitState:
             for step, batch in batches:
                 if step >= start:
                     yield step, batch
+
+    def resumed_logs(self, epoch):
+        """Metric results of an epoch resumed after its last batch ran (so
+        the loop saw no batch); `{}` otherwise."""
+        if self._resumed_epoch != epoch:
+            return {}
+        return self.model.get_metrics_result()
 
     # -- capture ------------------------------------------------------------
     def capture(self):
@@ -213,7 +222,8 @@ def _seed_generators(model):
     for i, layer in enumerate(layers):
         for attr, value in sorted(vars(layer).items()):
             if isinstance(value, krandom.SeedGenerator):
-                yield f"{i}:{layer.name}/{attr}", value
+                # Structural key: layer names differ between processes.
+                yield f"{i}:{type(layer).__name__}/{attr}", value
 
 
 def capture_rng(model):

@@ -149,6 +149,7 @@ class FitLoop:
             state.end_batch(step)
             if model.stop_training or state.interrupt_requested:
                 break
+        logs = logs or state.resumed_logs(epoch)
         state.last_batch_logs = logs
         if state.interrupt_requested:
             state.interrupted = True

@@ -1,0 +1,112 @@
+"""The order of callback events (KERAS_REFERENCE §2.1, verified on Keras)."""
+import numpy as np
+
+import kerasish as keras
+from tests.callbacks.util import Recorder, data, regression_model
+
+
+def expected_fit_trace(epochs, train_batches, val_batches):
+    events = ["on_train_begin"]
+    for epoch in range(epochs):
+        events.append(("on_epoch_begin", epoch))
+        for b in range(train_batches):
+            events += [("on_train_batch_begin", b), ("on_train_batch_end", b)]
+        if val_batches:
+            events.append("on_test_begin")
+            for b in range(val_batches):
+                events += [("on_test_batch_begin", b),
+                           ("on_test_batch_end", b)]
+            events.append("on_test_end")
+        events.append(("on_epoch_end", epoch))
+    return events + ["on_train_end"]
+
+
+def test_fit_trace_matches_keras_order():
+    x, y = data(10)
+    rec = Recorder()
+    model = regression_model()
+    model.fit(x, y, batch_size=4, epochs=2, validation_split=0.2,
+              callbacks=[rec], verbose=0)
+    # 8 training samples in batches of 4, 2 validation samples in one.
+    assert rec.events == expected_fit_trace(2, 2, 1)
+
+
+def test_params_logs_and_history_identity():
+    x, y = data(100)
+    seen = {}
+
+    class Check(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            seen["params"] = dict(self.params)
+            seen["begin_logs"] = logs
+
+        def on_epoch_end(self, epoch, logs=None):
+            seen["keys"] = list(logs)
+            seen["types"] = {type(v) for v in logs.values()}
+
+        def on_train_end(self, logs=None):
+            seen["end_logs"] = logs
+
+    model = regression_model()
+    history = model.fit(x, y, batch_size=40, epochs=2, validation_split=0.2,
+                        callbacks=[Check()], verbose=0)
+    assert seen["params"] == {"verbose": 0, "epochs": 2, "steps": 2}
+    assert seen["begin_logs"] == {}
+    assert seen["keys"] == ["loss", "mae", "val_loss", "val_mae"]
+    assert seen["types"] == {float}
+    assert seen["end_logs"]["loss"] == history.history["loss"][-1]
+    assert history.epoch == [0, 1] and model.history is history
+
+
+def test_user_callbacks_then_history_then_progbar():
+    from kerasish.callbacks.callback_list import CallbackList
+    rec = Recorder()
+    cbs = CallbackList([rec], add_history=True, add_progbar=True,
+                       model=regression_model(), verbose=1, epochs=1,
+                       steps=1)
+    names = [type(c).__name__ for c in cbs.callbacks]
+    assert names == ["Recorder", "History", "ProgbarLogger"]
+    # A History given by the user is used (not a second one).
+    history = keras.callbacks.History()
+    cbs = CallbackList([history, rec], add_history=True)
+    assert [type(c).__name__ for c in cbs.callbacks] == ["History",
+                                                         "Recorder"]
+
+
+def test_evaluate_and_predict_traces():
+    x, y = data(8)
+    model = regression_model()
+    rec = Recorder()
+    model.evaluate(x, y, batch_size=4, callbacks=[rec], verbose=0)
+    assert rec.events == ["on_test_begin", ("on_test_batch_begin", 0),
+                          ("on_test_batch_end", 0), ("on_test_batch_begin", 1),
+                          ("on_test_batch_end", 1), "on_test_end"]
+    rec.events = []
+    model.predict(x, batch_size=8, callbacks=[rec], verbose=0)
+    assert rec.events == ["on_predict_begin", ("on_predict_batch_begin", 0),
+                          ("on_predict_batch_end", 0), "on_predict_end"]
+
+
+def test_batch_logs_are_running_means_and_batch_loss_is_exact():
+    x, y = data(12)
+    model = regression_model()
+    batch_losses, running = [], []
+
+    class Grab(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            batch_losses.append(self.model.batch_loss)
+            running.append(logs["loss"])
+
+    weights = model.get_weights()
+    model.fit(x, y, batch_size=4, epochs=1, shuffle=False,
+              callbacks=[Grab()], verbose=0)
+    # The same steps one batch at a time: train_on_batch returns the
+    # batch's own loss (metrics reset per call).
+    twin = regression_model()
+    twin.set_weights(weights)
+    exact = [twin.train_on_batch(x[i:i + 4], y[i:i + 4])[0]
+             for i in range(0, 12, 4)]
+    assert batch_losses == exact
+    means = [float(np.float32(np.mean(exact[:i + 1]))) for i in range(3)]
+    np.testing.assert_allclose(running, means, rtol=1e-6)
+    assert running[0] == batch_losses[0] and running[2] != batch_losses[2]
