@@ -1,0 +1,86 @@
+"""ProgbarLogger: Keras's formats, and the log-friendly line mode."""
+import io
+import re
+
+import pytest
+
+from kerasish.callbacks import ProgbarLogger
+from kerasish.callbacks.progbar_logger import format_duration, format_value
+from tests.callbacks.util import data, regression_model
+
+
+def fit(logger=None, verbose=1, epochs=2, **kwargs):
+    x, y = data(20)
+    callbacks = [logger] if logger is not None else []
+    regression_model().fit(x, y, batch_size=5, epochs=epochs,
+                           verbose=verbose, callbacks=callbacks, **kwargs)
+
+
+def test_non_terminal_output_is_one_line_per_epoch(capsys):
+    fit(validation_split=0.2)
+    out = capsys.readouterr().out
+    assert "\r" not in out
+    lines = out.splitlines()
+    assert lines[0] == "Epoch 1/2" and lines[2] == "Epoch 2/2"
+    assert re.fullmatch(r"4/4 - \d+s - \d+[mu]?s/step - loss: \S+ - mae: "
+                        r"\S+ - val_loss: \S+ - val_mae: \S+ \| fit ETA \d+s",
+                        lines[1])
+    assert "fit ETA" not in lines[3]
+    assert len(lines) == 4
+
+
+def test_verbose_2_is_keras_format(capsys):
+    fit(verbose=2, epochs=1)
+    (line,) = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"4/4 - \d+s - \d+[mu]?s/step - loss: \S+ - mae: "
+                        r"\S+", line)
+
+
+def test_forced_bar_draws_with_carriage_returns():
+    stream = io.StringIO()
+    fit(ProgbarLogger(display="bar", stream=stream), epochs=1,
+        validation_split=0.2)
+    out = stream.getvalue()
+    assert "\r" in out and "4/4" in out and "loss:" in out
+    assert "validation" in out
+
+
+def test_environment_variable_forces_the_display(monkeypatch, capsys):
+    monkeypatch.setenv("KERASISH_PROGRESS", "bar")
+    fit(epochs=1)
+    assert "\r" in capsys.readouterr().out
+
+
+def test_interval_prints_progress_lines():
+    stream = io.StringIO()
+    logger = ProgbarLogger(display="lines", interval=1e-9, stream=stream)
+    fit(logger, epochs=1)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("1/4 - ETA: ")
+    assert any(line.startswith("4/4 - ETA: 0s") for line in lines)
+    assert lines[-1].startswith("4/4 - ") and "s/step" in lines[-1]
+
+
+def test_evaluate_and_predict_lines(capsys):
+    x, y = data(10)
+    model = regression_model()
+    model.evaluate(x, y, batch_size=5)
+    model.predict(x, batch_size=5)
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"2/2 - \d+s - \S+/step - loss: \S+ - mae: \S+",
+                        lines[0])
+    assert re.fullmatch(r"2/2 - \d+s - \S+/step", lines[1])
+
+
+def test_arguments_are_checked():
+    with pytest.raises(ValueError, match="display"):
+        ProgbarLogger(display="fancy")
+    with pytest.raises(ValueError, match="interval"):
+        ProgbarLogger(interval=0)
+
+
+def test_formats():
+    assert format_value(0.123456) == "0.1235"
+    assert format_value(0.0001234) == "1.2340e-04"
+    assert [format_duration(s) for s in (7, 65, 3665)] == \
+        ["7s", "1:05", "1:01:05"]
