@@ -12,4 +12,6 @@ from kerasish.ops.numpy import (abs, all, any, max, min, round,  # noqa: F401
 from kerasish.ops.nn import *  # noqa: F401,F403
 from kerasish.ops.math import *  # noqa: F401,F403
 from kerasish.ops.einsum import einsum  # noqa: F401
+from kerasish.ops.conv import (average_pool, conv, conv_transpose,  # noqa: F401
+                               depthwise_conv, max_pool, separable_conv)
 from kerasish.ops import numpy, nn, math, core  # noqa: F401,E402
