@@ -188,6 +188,10 @@ class Functional(Model):
     def _maybe_build(self, args, kwargs):
         self.built = True
 
+    def get_build_config(self):
+        # What Keras records for a functional model (built when created).
+        return {"input_shape": None}
+
     # -- serialization --------------------------------------------------------------
     def get_config(self):
         from kerasish.saving.functional_config import functional_config

@@ -581,16 +581,22 @@ class Layer(Operation):
     def get_build_config(self):
         if self._build_shapes_dict is None:
             return None
-        return {k: _jsonable_shape(v)
-                for k, v in self._build_shapes_dict.items()}
+        shapes = {k: _jsonable_shape(v)
+                  for k, v in self._build_shapes_dict.items()}
+        # Keras's layout: one shape is `input_shape` whatever `build` calls
+        # its argument; several go under `shapes_dict`.
+        if len(shapes) == 1:
+            return {"input_shape": next(iter(shapes.values()))}
+        return {"shapes_dict": shapes}
 
     def build_from_config(self, config):
-        if config and not self.built:
-            shapes = {k: _tuple_shape(v) for k, v in config.items()}
-            if len(shapes) == 1:
-                self.build(next(iter(shapes.values())))
-            else:
-                self.build(**shapes)
+        if not config or self.built:
+            return
+        if "shapes_dict" in config:
+            self.build(**{k: _tuple_shape(v)
+                          for k, v in config["shapes_dict"].items()})
+        elif "input_shape" in config:
+            self.build(_tuple_shape(config["input_shape"]))
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -115,7 +115,7 @@ class Trainer:
 
     def get_compile_config(self):
         if not self.compiled or self._compile_config is None:
-            return None
+            return {}  # as Keras (saved files carry an empty config)
         from kerasish.saving.serialization_lib import serialize_keras_object
         return serialize_keras_object(self._compile_config)
 

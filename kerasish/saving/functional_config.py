@@ -4,6 +4,11 @@ Each layer entry carries `name` and `inbound_nodes`, a list of recorded
 calls whose tensor arguments are `__keras_tensor__` references
 `[layer_name, node_index, tensor_index]`. Rebuilding replays those calls
 in dependency order.
+
+Node indices count only the calls that belong to the model. Like Keras,
+`input_layers` / `output_layers` (and Keras 2's list-form nodes) count
+one extra node first for a nested functional model, the node its
+construction made in Keras 2; node arguments in Keras 3's form do not.
 """
 from kerasish import tree
 from kerasish.engine.keras_tensor import KerasTensor
@@ -14,17 +19,17 @@ def _is_functional(op):
     return isinstance(op, Functional)
 
 
-def _own_node_index(op, node, own_nodes):
+def _own_node_index(op, node, own_nodes, shifted):
     """Index of `node` among `op`'s nodes that belong to this model."""
     kept = [n for n in op._inbound_nodes if id(n) in own_nodes]
-    # A nested functional model's construction node is counted first.
-    return kept.index(node) + (1 if _is_functional(op) else 0)
+    return kept.index(node) + (1 if shifted and _is_functional(op) else 0)
 
 
-def _serialize_tensor_ref(t, own_nodes):
+def _serialize_tensor_ref(t, own_nodes, shifted=False):
     op, node_index, tensor_index = t._keras_history
     node = op._inbound_nodes[node_index]
-    index = 0 if node.is_input else _own_node_index(op, node, own_nodes)
+    index = 0 if node.is_input else \
+        _own_node_index(op, node, own_nodes, shifted)
     return {"class_name": "__keras_tensor__",
             "config": {"shape": list(t.shape), "dtype": t.dtype,
                        "keras_history": [op.name, index, tensor_index]}}
@@ -76,7 +81,8 @@ def functional_config(model):
         layers.append(entry)
 
     def ref(t):
-        return _serialize_tensor_ref(t, own_nodes)["config"]["keras_history"]
+        return _serialize_tensor_ref(t, own_nodes, shifted=True)[
+            "config"]["keras_history"]
     return {"name": model.name, "trainable": model.trainable,
             "layers": layers,
             "input_layers": tree.map_structure(ref, model._inputs_struct),
@@ -93,8 +99,8 @@ def _deserialize_op(data, custom_objects):
         data, custom_objects=custom_objects)
 
 
-def _output_of(layer, node_index, tensor_index):
-    if _is_functional(layer):
+def _output_of(layer, node_index, tensor_index, shifted=False):
+    if shifted and _is_functional(layer):
         node_index -= 1
     if node_index >= len(layer._inbound_nodes):
         raise IndexError(node_index)
@@ -130,7 +136,7 @@ def _node_call_args(node_data, created):
                 raise ValueError("Invalid Functional model configuration. "
                                  f"Missing node: {name}")
             tensors.append(_output_of(created[name], node_index,
-                                      tensor_index))
+                                      tensor_index, shifted=True))
             kwargs = item[3] if len(item) > 3 else kwargs
         return [tensors[0] if len(tensors) == 1 else tensors], kwargs
     args = _deserialize_arg(node_data.get("args", []), created)
@@ -159,6 +165,10 @@ def _replay_nodes(config, created):
                 except IndexError:
                     break
                 op = created[data["name"]]
+                # Keras records the training flag resolved while building
+                # (often False) but overrides it on every call of the
+                # model; replaying it would freeze Dropout & co.
+                kwargs.pop("training", None)
                 op(*_op_call_args(op, args), **kwargs)
                 queue.pop(0)
                 progressed = True
@@ -180,7 +190,8 @@ def functional_from_config(cls, config, custom_objects=None):
     def to_tensor(ref):
         if isinstance(ref, list) and len(ref) == 3 and \
                 isinstance(ref[0], str):
-            return _output_of(created[ref[0]], ref[1], ref[2])
+            return _output_of(created[ref[0]], ref[1], ref[2],
+                              shifted=True)
         if isinstance(ref, dict):
             return {k: to_tensor(v) for k, v in ref.items()}
         return [to_tensor(r) for r in ref]

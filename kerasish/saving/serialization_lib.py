@@ -106,7 +106,11 @@ def _serialize_object(obj):
         module, registered_name = _module_of(cls), registered
     elif hasattr(cls, "_keras_module") and \
             registry.builtins_of(cls._keras_module).get(cls.__name__) is cls:
-        module, registered_name = cls._keras_module, None
+        # Keras names classes outside its public API (`keras.src....`,
+        # e.g. Functional) by their class name.
+        module = cls._keras_module
+        registered_name = cls.__name__ if module.startswith("keras.src.") \
+            else None
     else:
         module, registered_name = _module_of(cls), cls.__name__
     config = {"module": module, "class_name": cls.__name__,
