@@ -1,0 +1,110 @@
+"""Shared helpers of the Keras interoperability tests.
+
+The Keras-written fixtures live in tests/fixtures/keras (see
+tests/fixtures/make_fixtures.py); the families they come from are built
+here with kerasish by the same code (tests/fixtures/families.py).
+"""
+import io
+import json
+import os
+import zipfile
+
+import h5py
+import numpy as np
+
+import kerasish
+from kerasish import tree
+from tests.fixtures import families
+from tests.fixtures.npz_struct import numbered, unflatten
+
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "fixtures", "keras")
+
+with open(os.path.join(FIXTURES, "manifest.json")) as _f:
+    MANIFEST = json.load(_f)
+
+NAMES = sorted(MANIFEST["families"])
+
+
+def path(name, ext):
+    return os.path.join(FIXTURES, name + ext)
+
+
+def info(name):
+    return MANIFEST["families"][name]
+
+
+class Expected:
+    """What Keras computed for a family (from its `.npz`)."""
+
+    def __init__(self, name):
+        arrays = np.load(path(name, ".npz"))
+        structure = info(name)["structure"]
+        self.x = unflatten(arrays, "x", structure["x"])
+        self.pred = unflatten(arrays, "pred", structure["pred"])
+        self.y = unflatten(arrays, "y", structure["y"]) \
+            if "y" in structure else None
+        self.weights = numbered(arrays, "weight")
+        self.optimizer = numbered(arrays, "opt")
+        self.after = numbered(arrays, "after")
+
+
+def assert_allclose_tree(got, expected, atol=1e-5, rtol=1e-5):
+    got, expected = tree.flatten(got), tree.flatten(expected)
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(np.asarray(a, "float64"),
+                                   np.asarray(b, "float64"),
+                                   atol=atol, rtol=rtol)
+
+
+def build(name):
+    """The family built (and trained) with kerasish, as in the fixtures."""
+    kerasish.utils.set_random_seed(1234)
+    kerasish.backend.clear_session()
+    case = families.FAMILIES[name](kerasish)
+    families.train(case)
+    return case
+
+
+def custom_objects(name):
+    return families.custom_objects(name, kerasish)
+
+
+# -- file layouts -------------------------------------------------------------
+def _attr(value):
+    if isinstance(value, bytes):
+        return value.decode("utf8")
+    if isinstance(value, np.ndarray):
+        return [_attr(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def h5_layout(source, skip_attrs=()):
+    """`{path: (kind, shape, dtype, attrs)}` of every object in an HDF5."""
+    layout = {}
+    with h5py.File(source, "r") as f:
+        def visit(name, obj):
+            attrs = {k: _attr(v) for k, v in obj.attrs.items()
+                     if k not in skip_attrs}
+            if isinstance(obj, h5py.Dataset):
+                layout[name] = ("dataset", obj.shape, str(obj.dtype), attrs)
+            else:
+                layout[name] = ("group", None, None, attrs)
+        f.visititems(visit)
+        layout["/"] = ("root", None, None,
+                       {k: _attr(v) for k, v in f.attrs.items()
+                        if k not in skip_attrs})
+    return layout
+
+
+def keras_zip(source):
+    """`(member names, config, metadata, weights layout)` of a `.keras`."""
+    with zipfile.ZipFile(source) as zf:
+        names = sorted(zf.namelist())
+        config = json.loads(zf.read("config.json"))
+        metadata = json.loads(zf.read("metadata.json"))
+        weights = h5_layout(io.BytesIO(zf.read("model.weights.h5")))
+    return names, config, metadata, weights
