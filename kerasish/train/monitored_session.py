@@ -19,6 +19,11 @@ A recoverable error (`AbortedError`, `UnavailableError`) during a step
 closes the session, creates a new one (restoring the latest checkpoint;
 `after_create_session` runs again) and retries the step with the same batch.
 Keras callbacks given in `hooks` are wrapped in a `CallbackHook`.
+
+`run()` without a batch takes the next batch of the session's `input`
+*before* calling the hooks, so an exhausted input (OutOfRangeError) ends the
+loop without a `before_run` for a step that never runs (TF1 called
+`before_run` first).
 """
 import logging
 import threading
@@ -204,11 +209,13 @@ class MonitoredSession:
 
     def _run_once(self, batch, fetches, feed_dict, options, run_metadata):
         sess = self._sess
+        if batch is None and sess._input.given:
+            # Taken before the hooks run: an exhausted input ends the loop
+            # without a `before_run` for a step that never happens.
+            batch = self._next_batch(sess)
         ctx = SessionRunContext(SessionRunArgs(fetches, feed_dict, options),
                                 sess)
         requests, feeds, options = self._before_run(ctx, feed_dict, options)
-        if batch is None and "x" not in feeds:
-            batch = self._next_batch(sess)
         combined = dict(requests)
         combined["caller"] = fetches
         logs, values, result = sess.run_step(batch, combined, feeds, options)

@@ -203,11 +203,16 @@ def _map_fetches(fetches, fn):
 
 
 def _variables_by_path(model):
+    """Variables by path, also without the model's name in front
+    (`"dense/kernel"` as well as `"sequential/dense/kernel"`)."""
     variables = list(model.variables)
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None:
         variables += list(optimizer.variables)
-    return {v.path: v for v in variables}
+    prefix = f"{model.name}/"
+    out = {v.path.removeprefix(prefix): v for v in variables}
+    out.update({v.path: v for v in variables})
+    return out
 
 
 def resolve_fetches(fetches, model, logs, layer_outputs=None):
