@@ -22,6 +22,16 @@ from kerasish.layers.activations.activation import Activation  # noqa: F401
 from kerasish.layers.regularization.dropout import Dropout  # noqa: F401
 
 # -- recurrent --------------------------------------------------------------------
+from kerasish.layers.rnn.rnn import RNN  # noqa: F401
+from kerasish.layers.rnn.stacked_rnn_cells import StackedRNNCells  # noqa: F401
+from kerasish.layers.rnn.simple_rnn import (  # noqa: F401
+    SimpleRNN, SimpleRNNCell)
+from kerasish.layers.rnn.lstm import LSTM, LSTMCell  # noqa: F401
+from kerasish.layers.rnn.gru import GRU, GRUCell  # noqa: F401
+from kerasish.layers.rnn.bidirectional import Bidirectional  # noqa: F401
+from kerasish.layers.rnn.wrapper import Wrapper  # noqa: F401
+from kerasish.layers.rnn.time_distributed import (  # noqa: F401
+    TimeDistributed)
 
 # -- attention --------------------------------------------------------------------
 

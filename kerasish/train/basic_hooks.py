@@ -89,6 +89,7 @@ class StepCounterHook(SessionRunHook):
                                         every_secs=every_n_secs)
         self._output_dir = output_dir
         self._summary_writer = summary_writer
+        self._owns_writer = summary_writer is None
         self.steps_per_sec = None
 
     def begin(self):
@@ -116,7 +117,11 @@ class StepCounterHook(SessionRunHook):
                                         self.steps_per_sec, step)
 
     def end(self, session):
-        if self._summary_writer is not None:
+        if self._summary_writer is None:
+            return
+        if self._owns_writer:
+            self._summary_writer.close()
+        else:
             self._summary_writer.flush()
 
 

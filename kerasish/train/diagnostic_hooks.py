@@ -98,6 +98,7 @@ class SummarySaverHook(SessionRunHook):
                                         every_steps=save_steps)
         self._output_dir = output_dir
         self._writer = summary_writer
+        self._owns_writer = summary_writer is None
         if summary_writer is None:
             from kerasish.callbacks.summary_writer import require_tensorboardx
             require_tensorboardx("SummarySaverHook")
@@ -138,7 +139,9 @@ class SummarySaverHook(SessionRunHook):
             self._writer.histogram(name, array, step)
 
     def end(self, session):
-        if self._writer is not None:
+        if self._owns_writer:
+            self._writer.close()
+        else:
             self._writer.flush()
 
 
