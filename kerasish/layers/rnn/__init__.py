@@ -1,0 +1,2 @@
+"""Recurrent layers: cells, the generic `RNN`, LSTM/GRU/SimpleRNN, and the
+`Bidirectional` and `TimeDistributed` wrappers."""
