@@ -13,6 +13,8 @@ CASES = [
     ("quickstart.py", "Test accuracy: "),
     ("functional_multi_io.py", "test digit_accuracy: "),
     ("custom_callback.py", "recorded "),
+    ("early_stopping_checkpoint.py",
+     "History identical to an uninterrupted run: True"),
 ]
 
 
@@ -37,3 +39,18 @@ def test_quickstart_reaches_target_accuracy():
     line = [l for l in proc.stdout.splitlines()
             if l.startswith("Test accuracy:")][0]
     assert float(line.split()[2]) >= 0.95
+
+
+@pytest.mark.slow
+def test_monitored_session_example_resumes_when_rerun(tmp_path):
+    folder = str(tmp_path / "ckpt")
+    first = run_example("monitored_session.py", "--checkpoint-dir", folder,
+                        "--last-step", "200")
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "Starting from scratch" in first.stdout
+    assert "Stopped at global step 200" in first.stdout
+    second = run_example("monitored_session.py", "--checkpoint-dir", folder,
+                         "--last-step", "300")
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "at global step 200." in second.stdout
+    assert "Stopped at global step 300" in second.stdout
