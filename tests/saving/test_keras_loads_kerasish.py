@@ -1,0 +1,82 @@
+"""Real Keras 3 loads the files kerasish writes, with the same numbers.
+
+Runs tests/fixtures/keras_check.py in an interpreter that has Keras: the
+one in $KERASISH_KERAS_PYTHON, the project's Keras virtualenv, or this
+interpreter if it can import `keras`. Without one the test is skipped
+(Keras is not a dependency of kerasish; CI has none).
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.fixtures.npz_struct import flatten
+from tests.saving import interop
+
+CHECK = os.path.join(os.path.dirname(interop.FIXTURES), "keras_check.py")
+KERAS_VENV = "/work/kvenv/bin/python"
+
+
+def _has_keras(python):
+    probe = "import importlib.util, sys; " \
+        "sys.exit(importlib.util.find_spec('keras') is None)"
+    return subprocess.run([python, "-c", probe],
+                          capture_output=True).returncode == 0
+
+
+def keras_python():
+    """An interpreter that can import Keras, else None."""
+    for python in (os.environ.get("KERASISH_KERAS_PYTHON"), KERAS_VENV):
+        if python and os.path.exists(python) and _has_keras(python):
+            return python
+    if importlib.util.find_spec("keras") is not None:
+        return sys.executable
+    return None
+
+
+def _write_family(folder, name):
+    case = interop.build(name)
+    model, base = case.model, os.path.join(folder, name)
+    # Only the formats in which Keras reloads its own file of the family
+    # (Keras 3.15 cannot rebuild legacy .h5 op nodes or subclassed models).
+    formats = interop.info(name)["keras_reloads"]
+    model.save(base + ".keras")
+    model.save(base + ".h5")
+    model.save_weights(base + ".weights.h5")
+    arrays, structure = {}, {}
+    for key, value in (("x", case.x),
+                       ("pred", model.predict(case.x, verbose=0))):
+        flat, structure[key] = flatten(value)
+        arrays.update({f"{key}__{k}": v for k, v in flat.items()})
+    arrays.update({f"weight__{i}": w
+                   for i, w in enumerate(model.get_weights())})
+    if case.y is not None:
+        arrays.update({f"opt__{i}": np.asarray(v) for i, v in
+                       enumerate(model.optimizer.variables)})
+    np.savez(base + ".npz", **arrays)
+    return {"structure": structure, "compiled": case.y is not None,
+            "formats": formats}
+
+
+@pytest.mark.slow
+def test_keras_loads_kerasish_files(tmp_path):
+    python = keras_python()
+    if python is None:
+        pytest.skip("Keras not available")
+    manifest = {"families": {name: _write_family(str(tmp_path), name)
+                             for name in interop.NAMES}}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    env = dict(os.environ, KERAS_BACKEND="jax")
+    done = subprocess.run([python, CHECK, str(tmp_path)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads(done.stdout.strip().splitlines()[-1])["results"]
+    expected = {f"{name}{ext}" for name, info in manifest["families"].items()
+                for ext in info["formats"]}
+    assert set(results) == expected
+    failures = {k: v for k, v in results.items() if not v["ok"]}
+    assert not failures, json.dumps(failures, indent=1)[:4000]
