@@ -15,6 +15,57 @@ from kerasish.layers.core.dense import Dense  # noqa: F401
 from kerasish.layers.activations.activation import Activation  # noqa: F401
 
 # -- convolution and pooling ------------------------------------------------------
+from kerasish.layers.convolutional.conv1d import Conv1D  # noqa: F401
+from kerasish.layers.convolutional.conv2d import Conv2D  # noqa: F401
+from kerasish.layers.convolutional.conv3d import Conv3D  # noqa: F401
+from kerasish.layers.convolutional.conv1d_transpose import (  # noqa: F401
+    Conv1DTranspose)
+from kerasish.layers.convolutional.conv2d_transpose import (  # noqa: F401
+    Conv2DTranspose)
+from kerasish.layers.convolutional.conv3d_transpose import (  # noqa: F401
+    Conv3DTranspose)
+from kerasish.layers.convolutional.depthwise_conv1d import (  # noqa: F401
+    DepthwiseConv1D)
+from kerasish.layers.convolutional.depthwise_conv2d import (  # noqa: F401
+    DepthwiseConv2D)
+from kerasish.layers.convolutional.separable_conv1d import (  # noqa: F401
+    SeparableConv1D)
+from kerasish.layers.convolutional.separable_conv2d import (  # noqa: F401
+    SeparableConv2D)
+from kerasish.layers.pooling.max_pooling1d import MaxPooling1D  # noqa: F401
+from kerasish.layers.pooling.max_pooling2d import MaxPooling2D  # noqa: F401
+from kerasish.layers.pooling.max_pooling3d import MaxPooling3D  # noqa: F401
+from kerasish.layers.pooling.average_pooling1d import (  # noqa: F401
+    AveragePooling1D)
+from kerasish.layers.pooling.average_pooling2d import (  # noqa: F401
+    AveragePooling2D)
+from kerasish.layers.pooling.average_pooling3d import (  # noqa: F401
+    AveragePooling3D)
+from kerasish.layers.pooling.global_max_pooling1d import (  # noqa: F401
+    GlobalMaxPooling1D)
+from kerasish.layers.pooling.global_max_pooling2d import (  # noqa: F401
+    GlobalMaxPooling2D)
+from kerasish.layers.pooling.global_max_pooling3d import (  # noqa: F401
+    GlobalMaxPooling3D)
+from kerasish.layers.pooling.global_average_pooling1d import (  # noqa: F401
+    GlobalAveragePooling1D)
+from kerasish.layers.pooling.global_average_pooling2d import (  # noqa: F401
+    GlobalAveragePooling2D)
+from kerasish.layers.pooling.global_average_pooling3d import (  # noqa: F401
+    GlobalAveragePooling3D)
+Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
+Convolution1DTranspose = Conv1DTranspose
+Convolution2DTranspose = Conv2DTranspose
+Convolution3DTranspose = Conv3DTranspose
+SeparableConvolution1D = SeparableConv1D
+SeparableConvolution2D = SeparableConv2D
+MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
+AvgPool1D, AvgPool2D, AvgPool3D = (AveragePooling1D, AveragePooling2D,
+                                   AveragePooling3D)
+GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D = (
+    GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D)
+GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D = (
+    GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAveragePooling3D)
 
 # -- normalization ----------------------------------------------------------------
 
@@ -40,6 +91,20 @@ from kerasish.layers.rnn.time_distributed import (  # noqa: F401
 # -- reshaping --------------------------------------------------------------------
 from kerasish.layers.reshaping.flatten import Flatten  # noqa: F401
 from kerasish.layers.reshaping.reshape import Reshape  # noqa: F401
+from kerasish.layers.reshaping.permute import Permute  # noqa: F401
+from kerasish.layers.reshaping.repeat_vector import RepeatVector  # noqa: F401
+from kerasish.layers.reshaping.cropping1d import Cropping1D  # noqa: F401
+from kerasish.layers.reshaping.cropping2d import Cropping2D  # noqa: F401
+from kerasish.layers.reshaping.cropping3d import Cropping3D  # noqa: F401
+from kerasish.layers.reshaping.zero_padding1d import (  # noqa: F401
+    ZeroPadding1D)
+from kerasish.layers.reshaping.zero_padding2d import (  # noqa: F401
+    ZeroPadding2D)
+from kerasish.layers.reshaping.zero_padding3d import (  # noqa: F401
+    ZeroPadding3D)
+from kerasish.layers.reshaping.up_sampling1d import UpSampling1D  # noqa: F401
+from kerasish.layers.reshaping.up_sampling2d import UpSampling2D  # noqa: F401
+from kerasish.layers.reshaping.up_sampling3d import UpSampling3D  # noqa: F401
 
 # -- preprocessing ----------------------------------------------------------------
 
