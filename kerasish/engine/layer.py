@@ -610,6 +610,10 @@ def _auto_config(cls, args, kwargs):
         return None
     config = dict(kwargs)
     config.update(dict(zip(names, args)))
+    # Base arguments are written by `Layer.get_config` itself; a layer
+    # rebuilt by `from_config` receives its dtype as a policy object.
+    for key in ("dtype", "activity_regularizer"):
+        config.pop(key, None)
     try:
         leaves = tree.flatten(config)
     except TypeError:

@@ -108,3 +108,56 @@ def keras_zip(source):
         metadata = json.loads(zf.read("metadata.json"))
         weights = h5_layout(io.BytesIO(zf.read("model.weights.h5")))
     return names, config, metadata, weights
+
+
+# -- comparing configs ----------------------------------------------------------
+TOLERATED_NODE_KWARGS = {"mask", "training"}
+
+
+def _is_float(x):
+    return isinstance(x, float)
+
+
+class Diff:
+    """Collect differences between a kerasish and a Keras structure."""
+
+    def __init__(self):
+        self.problems = []
+
+    def compare(self, ours, keras, path=""):
+        if isinstance(ours, dict) and isinstance(keras, dict):
+            return self._dicts(ours, keras, path)
+        if isinstance(ours, (list, tuple)) and \
+                isinstance(keras, (list, tuple)):
+            if len(ours) != len(keras):
+                self.problems.append(f"{path}: length {len(ours)} vs Keras "
+                                     f"{len(keras)}")
+                return
+            for i, (a, b) in enumerate(zip(ours, keras)):
+                self.compare(a, b, f"{path}[{i}]")
+            return
+        if _is_float(ours) and _is_float(keras):
+            if abs(ours - keras) > 1e-6 * max(1.0, abs(keras)):
+                self.problems.append(f"{path}: {ours!r} vs Keras {keras!r}")
+            return
+        if ours != keras:
+            self.problems.append(f"{path}: {ours!r:.120} vs Keras "
+                                 f"{keras!r:.120}")
+
+    def _dicts(self, ours, keras, path):
+        for key in sorted(set(ours) | set(keras), key=str):
+            where = f"{path}/{key}"
+            if key == "shared_object_id":
+                continue
+            if key not in ours:
+                if not (key in TOLERATED_NODE_KWARGS and
+                        "/kwargs" in path):
+                    self.problems.append(f"{where}: missing (Keras has "
+                                         f"{keras[key]!r:.120})")
+            elif key not in keras:
+                if key != "build_config":
+                    self.problems.append(f"{where}: extra {ours[key]!r:.120}")
+            elif key == "module" and ">" in str(ours.get("registered_name")):
+                continue
+            else:
+                self.compare(ours[key], keras[key], where)
