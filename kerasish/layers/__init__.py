@@ -10,9 +10,19 @@ from kerasish.saving.object_registration import builtin as _builtin
 
 # -- core ---------------------------------------------------------------------
 from kerasish.layers.core.dense import Dense  # noqa: F401
+from kerasish.layers.core.einsum_dense import EinsumDense  # noqa: F401
+from kerasish.layers.core.embedding import Embedding  # noqa: F401
+from kerasish.layers.core.identity import Identity  # noqa: F401
+from kerasish.layers.core.lambda_layer import Lambda  # noqa: F401
+from kerasish.layers.core.masking import Masking  # noqa: F401
 
 # -- activations ----------------------------------------------------------------
 from kerasish.layers.activations.activation import Activation  # noqa: F401
+from kerasish.layers.activations.relu import ReLU  # noqa: F401
+from kerasish.layers.activations.leaky_relu import LeakyReLU  # noqa: F401
+from kerasish.layers.activations.prelu import PReLU  # noqa: F401
+from kerasish.layers.activations.elu import ELU  # noqa: F401
+from kerasish.layers.activations.softmax import Softmax  # noqa: F401
 
 # -- convolution and pooling ------------------------------------------------------
 from kerasish.layers.convolutional.conv1d import Conv1D  # noqa: F401
@@ -85,8 +95,22 @@ from kerasish.layers.rnn.time_distributed import (  # noqa: F401
     TimeDistributed)
 
 # -- attention --------------------------------------------------------------------
+from kerasish.layers.attention.attention import Attention  # noqa: F401
+from kerasish.layers.attention.additive_attention import (  # noqa: F401
+    AdditiveAttention)
+from kerasish.layers.attention.multi_head_attention import (  # noqa: F401
+    MultiHeadAttention)
 
 # -- merging ----------------------------------------------------------------------
+from kerasish.layers.merging.add import Add, add  # noqa: F401
+from kerasish.layers.merging.subtract import Subtract, subtract  # noqa: F401
+from kerasish.layers.merging.multiply import Multiply, multiply  # noqa: F401
+from kerasish.layers.merging.average import Average, average  # noqa: F401
+from kerasish.layers.merging.maximum import Maximum, maximum  # noqa: F401
+from kerasish.layers.merging.minimum import Minimum, minimum  # noqa: F401
+from kerasish.layers.merging.concatenate import (  # noqa: F401
+    Concatenate, concatenate)
+from kerasish.layers.merging.dot import Dot, dot  # noqa: F401
 
 # -- reshaping --------------------------------------------------------------------
 from kerasish.layers.reshaping.flatten import Flatten  # noqa: F401

@@ -1,0 +1,139 @@
+"""`Embedding`: map integer ids to dense vectors (rows of a table)."""
+import warnings
+
+import numpy as np
+
+from kerasish import constraints, initializers, ops, regularizers
+from kerasish.backend import shape as S
+from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.engine.layer import Layer
+from kerasish.saving.object_registration import builtin
+
+
+def _check_dim(value, name):
+    if not isinstance(value, (int, np.integer)) or \
+            isinstance(value, bool) or value <= 0:
+        raise ValueError(
+            f"`{name}` must be a positive integer. Received: {name}={value} "
+            f"(of type {type(value).__name__}).")
+    return int(value)
+
+
+@builtin("keras.layers")
+class Embedding(Layer):
+    """Turn non-negative integer ids into dense vectors of size `output_dim`.
+
+    The output is `embeddings[inputs]`, of shape `inputs.shape +
+    (output_dim,)`. In training, the gradient of the table holds only the
+    looked-up rows (`IndexedSlices`), which the optimizers apply as row
+    updates: a step costs O(batch), not O(input_dim).
+
+    Args:
+        input_dim: Size of the vocabulary (largest id + 1).
+        output_dim: Size of each vector.
+        embeddings_initializer: Defaults to `"uniform"` (±0.05).
+        embeddings_regularizer: Optional regularizer of the table.
+        embeddings_constraint: Optional constraint of the table.
+        mask_zero: Whether id 0 is padding: the layer then emits a mask
+            (`inputs != 0`) for downstream layers. Defaults to False.
+        weights: Optional initial table (`(input_dim, output_dim)` array).
+        **kwargs: Base layer arguments. The deprecated `input_length` is
+            accepted and ignored, with a warning, as in Keras 3.
+
+    Example:
+
+    >>> layer = Embedding(1000, 4)
+    >>> layer(np.array([[3, 7, 0]])).shape
+    (1, 3, 4)
+    """
+
+    def __init__(self, input_dim, output_dim,
+                 embeddings_initializer="uniform",
+                 embeddings_regularizer=None, embeddings_constraint=None,
+                 mask_zero=False, weights=None, lora_rank=None,
+                 lora_alpha=None, quantization_config=None, **kwargs):
+        input_dim = _check_dim(input_dim, "input_dim")
+        output_dim = _check_dim(output_dim, "output_dim")
+        if kwargs.pop("input_length", None) is not None:
+            warnings.warn("Argument `input_length` is deprecated. Just "
+                          "remove it.")
+        if lora_rank is not None:
+            raise ValueError(
+                "kerasish's Embedding does not implement LoRA. Received: "
+                f"lora_rank={lora_rank}")
+        super().__init__(**kwargs)
+        self.input_dim, self.output_dim = input_dim, output_dim
+        self.embeddings_initializer = initializers.get(
+            embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(
+            embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        self.mask_zero = mask_zero
+        self.supports_masking = mask_zero
+        self.autocast = False
+        if weights is not None:
+            self.build()
+            if not (isinstance(weights, list) and len(weights) == 1):
+                weights = [weights]
+            self.set_weights(weights)
+
+    def build(self, input_shape=None):
+        if self.built:
+            return
+        self.embeddings = self.add_weight(
+            shape=(self.input_dim, self.output_dim), name="embeddings",
+            initializer=self.embeddings_initializer,
+            regularizer=self.embeddings_regularizer,
+            constraint=self.embeddings_constraint, trainable=True)
+        self.built = True
+
+    def call(self, inputs):
+        ids = inputs._value if hasattr(inputs, "_value") else \
+            np.asarray(inputs)
+        if ids.dtype != np.int32 and ids.dtype != np.int64:
+            ids = ids.astype(np.int32)
+        self._check_ids(ids)
+        outputs = S.take(self.embeddings, ids, axis=0)
+        if outputs.dtype != self.compute_dtype:
+            outputs = ops.cast(outputs, self.compute_dtype)
+        return outputs
+
+    def _check_ids(self, ids):
+        # numpy would wrap negative ids around silently; Keras on JAX
+        # clamps them. Either hides a data bug, so refuse clearly.
+        if ids.size and (ids.min() < 0 or ids.max() >= self.input_dim):
+            raise ValueError(
+                f"Layer '{self.name}' (Embedding) received ids outside "
+                f"[0, {self.input_dim}): found values in "
+                f"[{ids.min()}, {ids.max()}]. `input_dim` must be larger "
+                "than the largest id.")
+
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return ops.not_equal(inputs, 0)
+
+    def compute_output_shape(self, input_shape):
+        return (*input_shape, self.output_dim)
+
+    def compute_output_spec(self, inputs, *args, **kwargs):
+        return KerasTensor(self.compute_output_shape(inputs.shape),
+                           dtype=self.compute_dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "input_dim": self.input_dim,
+            "output_dim": self.output_dim,
+            "embeddings_initializer":
+                initializers.serialize(self.embeddings_initializer),
+            "embeddings_regularizer":
+                regularizers.serialize(self.embeddings_regularizer),
+            "activity_regularizer":
+                regularizers.serialize(self.activity_regularizer),
+            "embeddings_constraint":
+                constraints.serialize(self.embeddings_constraint),
+            "mask_zero": self.mask_zero,
+            "quantization_config": None,
+        })
+        return config
