@@ -1,7 +1,17 @@
-"""`kerasish.optimizers`: `keras.optimizers` classes and `get`."""
+"""`kerasish.optimizers`: `keras.optimizers` classes, schedules and `get`."""
 from kerasish.optimizers.base_optimizer import Optimizer  # noqa: F401
 from kerasish.optimizers.sgd import SGD  # noqa: F401
 from kerasish.optimizers.adam import Adam  # noqa: F401
+from kerasish.optimizers.adamw import AdamW  # noqa: F401
+from kerasish.optimizers.adamax import Adamax  # noqa: F401
+from kerasish.optimizers.nadam import Nadam  # noqa: F401
+from kerasish.optimizers.rmsprop import RMSprop  # noqa: F401
+from kerasish.optimizers.adagrad import Adagrad  # noqa: F401
+from kerasish.optimizers.adadelta import Adadelta  # noqa: F401
+from kerasish.optimizers.ftrl import Ftrl  # noqa: F401
+from kerasish.optimizers.lion import Lion  # noqa: F401
+from kerasish.optimizers.lamb import Lamb  # noqa: F401
+from kerasish.optimizers.adafactor import Adafactor  # noqa: F401
 from kerasish.optimizers import schedules  # noqa: F401
 from kerasish.saving import object_registration as _registry
 from kerasish.saving import serialization_lib as _serialization
@@ -13,11 +23,24 @@ def _table():
 
 
 def serialize(optimizer):
+    """Serialize an optimizer to Keras's config format.
+
+    Example:
+
+    >>> serialize(SGD())["class_name"]
+    'SGD'
+    """
     return _serialization.serialize_keras_object(optimizer)
 
 
 def deserialize(config, custom_objects=None):
-    """Rebuild an optimizer; built-in class names match case-insensitively."""
+    """Rebuild an optimizer; built-in class names match case-insensitively.
+
+    Example:
+
+    >>> deserialize({"class_name": "adam", "config": {}}).name[:4]
+    'adam'
+    """
     config = dict(config)
     table = _table()
     if config["class_name"].lower() in table:
@@ -27,7 +50,13 @@ def deserialize(config, custom_objects=None):
 
 
 def get(identifier):
-    """Resolve an optimizer name (`"adam"`), config dict or instance."""
+    """Resolve an optimizer name (`"adam"`), config dict or instance.
+
+    Example:
+
+    >>> type(get("rmsprop")).__name__
+    'RMSprop'
+    """
     if identifier is None:
         return None
     if isinstance(identifier, Optimizer):

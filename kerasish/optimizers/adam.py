@@ -2,7 +2,7 @@
 import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
-from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
 from kerasish.saving.object_registration import builtin
 
 
@@ -35,15 +35,8 @@ class Adam(Optimizer):
                  use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name,
-                         weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue,
-                         global_clipnorm=global_clipnorm, use_ema=use_ema,
-                         ema_momentum=ema_momentum,
-                         ema_overwrite_frequency=ema_overwrite_frequency,
-                         loss_scale_factor=loss_scale_factor,
-                         gradient_accumulation_steps=gradient_accumulation_steps,
-                         **kwargs)
+        super().__init__(learning_rate=learning_rate,
+                         **base_kwargs(locals()), **kwargs)
         self.beta_1, self.beta_2 = beta_1, beta_2
         self.epsilon, self.amsgrad = epsilon, amsgrad
 
@@ -60,7 +53,7 @@ class Adam(Optimizer):
     def _alpha(self, learning_rate, dtype):
         # Same for every variable of a step: computed once per step.
         lr_value = getattr(learning_rate, "_value", learning_rate)
-        key = (int(self._iterations._value), float(lr_value), dtype)
+        key = (int(self.iterations._value), float(lr_value), dtype)
         cached = self.__dict__.get("_alpha_cache")
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -69,7 +62,7 @@ class Adam(Optimizer):
         return alpha
 
     def _compute_alpha(self, lr_value, dtype):
-        step = np.asarray(int(self._iterations._value) + 1, dtype)
+        step = self._local_step(dtype)
         b1_power = np.power(np.asarray(self.beta_1, dtype), step)
         b2_power = np.power(np.asarray(self.beta_2, dtype), step)
         lr = np.asarray(lr_value, dtype)

@@ -1,15 +1,16 @@
-"""`Optimizer`: the update rule machinery shared by every optimizer.
+"""`Optimizer`: the update machinery shared by every optimizer.
 
-`apply(grads, variables)` runs Keras 3's pipeline: build slots on first use,
-drop `None` gradients (warning), unscale `loss_scale_factor`, accumulate
-gradients, clip (`clipnorm` / `clipvalue` / `global_clipnorm`), decay
-weights, call `update_step` per variable, project with constraints, update
-the EMA, and count `iterations`. Slot variables are created per trainable
-variable in its order (`m_0, v_0, m_1, v_1, ...`, as Keras saves them) and
-looked up by the variable's path, which is stable across processes. Updates
-happen in place on numpy arrays. Embedding gradients arrive as
-`IndexedSlices` rows; optimizers that know how apply them as row updates,
-others see a dense gradient.
+`apply(grads, variables)` runs Keras 3's pipeline in Keras's order: build
+the slots on first use, drop `None` gradients (warning), assign the
+gradient to `overwrite_with_gradient` variables, unscale
+`loss_scale_factor`, then either accumulate (`gradient_accumulation_steps`)
+or clip (`clipnorm` / `clipvalue` / `global_clipnorm`), decay weights and
+call `update_step` per variable; then update the EMA, project with
+constraints and count `iterations`. Slot variables are created per
+trainable variable in its order (`m_0, v_0, m_1, v_1, ...`, as Keras saves
+them). Updates happen in place on numpy arrays. Embedding gradients arrive
+as `IndexedSlices` rows; optimizers whose rule allows it apply them as row
+updates (`_supports_sparse`), the others see a dense gradient.
 """
 import warnings
 
@@ -20,29 +21,56 @@ from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.backend.tensor import Tensor
 from kerasish.engine import naming
 from kerasish.engine.variable import Variable
+from kerasish.optimizers import gradients as G
+from kerasish.optimizers.optimizer_state import OptimizerState
+
+_BASE_ARGS = ("weight_decay", "clipnorm", "clipvalue", "global_clipnorm",
+              "use_ema", "ema_momentum", "ema_overwrite_frequency",
+              "loss_scale_factor", "gradient_accumulation_steps", "name")
 
 
-def _array(g):
-    if g is None or isinstance(g, IndexedSlices):
-        return g
-    return g._value if isinstance(g, Tensor) else np.asarray(g)
+def base_kwargs(arguments):
+    """The common optimizer arguments among a constructor's `locals()`."""
+    return {key: arguments[key] for key in _BASE_ARGS if key in arguments}
 
 
-class Optimizer:
+class Optimizer(OptimizerState):
     """Base class of optimizers.
 
+    Subclasses create their slots in `build(var_list)` with
+    `add_optimizer_variables` and implement
+    `update_step(gradient, variable, learning_rate)`.
+
     Args:
-        learning_rate: Float, a `LearningRateSchedule`, or a callable.
-        weight_decay: Decoupled weight decay factor, or None.
+        learning_rate: Float, a `LearningRateSchedule`, or a callable
+            returning the rate.
+        weight_decay: Decoupled weight decay factor, or None (default).
         clipnorm: Clip each gradient to this L2 norm.
         clipvalue: Clip each gradient entry to `[-clipvalue, clipvalue]`.
         global_clipnorm: Clip all gradients to this joint L2 norm.
-        use_ema: Keep an exponential moving average of the weights.
-        ema_momentum: EMA momentum (default 0.99).
-        ema_overwrite_frequency: Overwrite weights with the EMA every N steps.
-        loss_scale_factor: Multiply the loss, divide the gradients by it.
-        gradient_accumulation_steps: Apply averaged gradients every N steps.
-        name: Optimizer name (default snake_case class name).
+        use_ema: Keep an exponential moving average of the weights
+            (default False); `fit` swaps it in at the end of training.
+        ema_momentum: EMA momentum. Defaults to 0.99.
+        ema_overwrite_frequency: Overwrite weights with the EMA every N
+            steps (default None: only at the end of `fit`).
+        loss_scale_factor: Multiply the loss and divide the gradients by
+            this factor (mixed-precision underflow guard).
+        gradient_accumulation_steps: Apply the averaged gradients every N
+            steps (N >= 2); None (default) applies every step.
+        name: Optimizer name (default: the snake_case class name).
+
+    Example:
+
+    >>> import numpy as np
+    >>> import kerasish
+    >>> class HalfStep(Optimizer):
+    ...     def update_step(self, gradient, variable, learning_rate):
+    ...         variable.assign_sub(0.5 * learning_rate * gradient)
+    >>> w = kerasish.Variable([1.0])
+    >>> _ = HalfStep(learning_rate=0.2).apply([np.array([1.0], "float32")],
+    ...                                       [w])
+    >>> w.numpy()
+    array([0.9], dtype=float32)
     """
 
     # Subclasses whose update_step handles IndexedSlices rows set this.
@@ -125,11 +153,16 @@ class Optimizer:
 
     @property
     def iterations(self):
-        """Number of applied updates (a Variable)."""
+        """Number of applied updates (with gradient accumulation, the raw
+        step count divided by `gradient_accumulation_steps`)."""
         if self.gradient_accumulation_steps:
             return Tensor(self._iterations._value //
                           self.gradient_accumulation_steps)
         return self._iterations
+
+    def _local_step(self, dtype):
+        """`iterations + 1` as a scalar of `dtype` (Keras's `local_step`)."""
+        return np.asarray(int(self.iterations._value) + 1, dtype=dtype)
 
     def add_variable(self, shape, initializer="zeros", dtype=None,
                      aggregation="none", name=None, value=None):
@@ -155,9 +188,8 @@ class Optimizer:
                                 initializer="zeros"):
         """Slots for each variable: one list per name, interleaved."""
         names = [name] if isinstance(name, str) else list(name)
-        inits = [initializer] * len(names) if isinstance(initializer, str) \
-            or not isinstance(initializer, (list, tuple)) \
-            else list(initializer)
+        inits = list(initializer) if isinstance(initializer, (list, tuple)) \
+            else [initializer] * len(names)
         slots = tuple([] for _ in names)
         for variable in trainable_variables:
             for i, (slot_name, init) in enumerate(zip(names, inits)):
@@ -190,12 +222,12 @@ class Optimizer:
     def _scratch(self, variable, count=2):
         """Reusable temporaries shaped like `variable` (no fresh pages per
         step: allocating multi-MB temporaries costs page faults)."""
-        key = id(variable)
         cache = self.__dict__.setdefault("_scratch_buffers", {})
-        buffers = cache.get(key)
+        buffers = cache.get(id(variable))
         if buffers is None or len(buffers) < count:
-            buffers = cache[key] = [np.empty(variable.shape, variable.dtype)
-                                    for _ in range(count)]
+            buffers = cache[id(variable)] = [
+                np.empty(variable.shape, variable.dtype)
+                for _ in range(count)]
         return buffers
 
     def assign(self, variable, value):
@@ -210,6 +242,7 @@ class Optimizer:
     # -- learning rate --------------------------------------------------------
     @property
     def learning_rate(self):
+        """The current rate: the variable, or the schedule's value now."""
         from kerasish.optimizers.schedules import LearningRateSchedule
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
@@ -237,9 +270,11 @@ class Optimizer:
         self._learning_rate.assign(np.asarray(getattr(value, "_value",
                                                       value)))
 
-    def _lr_value(self, dtype):
-        return np.asarray(getattr(self.learning_rate, "_value",
-                                  self.learning_rate)).astype(dtype)
+    @staticmethod
+    def _lr(learning_rate, dtype):
+        """The rate passed to `update_step` as a numpy scalar of `dtype`."""
+        return np.asarray(getattr(learning_rate, "_value", learning_rate),
+                          dtype=dtype)
 
     # -- applying gradients ---------------------------------------------------
     def apply_gradients(self, grads_and_vars):
@@ -252,18 +287,21 @@ class Optimizer:
         return self._iterations
 
     def apply(self, grads, trainable_variables=None):
-        """Apply `grads` to `trainable_variables` (one update step)."""
+        """Apply `grads` to `trainable_variables` (one optimizer step)."""
         if len(grads) == 0:
             return
         variables = self._resolve_variables(grads, trainable_variables)
         grads, variables = self._filter_empty(grads, variables)
-        grads = [self._prepare(g, v) for g, v in zip(grads, variables)]
-        if self.loss_scale_factor is not None:
-            grads = [_scale(g, 1.0 / self.loss_scale_factor) for g in grads]
-        if self.gradient_accumulation_steps:
-            self._accumulate_and_maybe_update(grads, variables)
-        else:
-            self._update(grads, variables)
+        grads, variables = self._overwrite_with_gradients(grads, variables)
+        if grads:
+            grads = [self._prepare(g, v) for g, v in zip(grads, variables)]
+            if self.loss_scale_factor is not None:
+                grads = [G.scale(g, 1.0 / self.loss_scale_factor)
+                         for g in grads]
+            self._apply_gradients(grads, variables)
+            for v in variables:
+                if v.constraint is not None:
+                    v.assign(v.constraint(v))
         self._iterations._value += 1
 
     def _resolve_variables(self, grads, variables):
@@ -306,11 +344,33 @@ class Optimizer:
                 "forget to provide a `loss` argument?")
         return [g for g, _ in kept], [v for _, v in kept]
 
+    def _overwrite_with_gradients(self, grads, variables):
+        """Variables flagged `overwrite_with_gradient` take the gradient
+        itself (with accumulation: the running maximum), as in Keras."""
+        kept_grads, kept_vars = [], []
+        steps = self.gradient_accumulation_steps
+        for g, v in zip(grads, variables):
+            if not v.overwrite_with_gradient:
+                kept_grads.append(g)
+                kept_vars.append(v)
+                continue
+            g = G.densify(G.as_array(g), v.dtype)
+            if not steps:
+                v.assign(g)
+                continue
+            acc = self._accumulated[self._get_variable_index(v)]
+            if (int(self._iterations._value) + 1) % steps == 0:
+                v.assign(np.maximum(g, acc._value))
+                acc._value[...] = 0
+            else:
+                acc._value[...] = np.maximum(g, acc._value)
+        return kept_grads, kept_vars
+
     def _prepare(self, g, variable):
-        g = _array(g)
+        g = G.as_array(g)
         if isinstance(g, IndexedSlices):
-            if not self._supports_sparse or self._dense_pipeline():
-                return g.to_dense().astype(variable.dtype, copy=False)
+            if not self._supports_sparse or self.gradient_accumulation_steps:
+                return G.densify(g, variable.dtype)
             rows, values = g.deduplicate()
             return IndexedSlices(rows, values.astype(variable.dtype,
                                                      copy=False),
@@ -321,35 +381,34 @@ class Optimizer:
                 f"but the variable has shape {variable.shape}.")
         return g.astype(variable.dtype, copy=False)
 
-    def _dense_pipeline(self):
-        # Accumulation needs dense buffers; keep those cases simple.
-        return bool(self.gradient_accumulation_steps)
+    def _apply_gradients(self, grads, variables):
+        steps = self.gradient_accumulation_steps
+        if not steps:
+            self._update(grads, variables)
+        else:
+            accs = [self._accumulated[self._get_variable_index(v)]
+                    for v in variables]
+            if (int(self._iterations._value) + 1) % steps == 0:
+                averaged = [(g + acc._value) / np.asarray(steps, g.dtype)
+                            for g, acc in zip(grads, accs)]
+                self._update(averaged, variables)
+                for acc in accs:
+                    acc._value[...] = 0
+            else:
+                for g, acc in zip(grads, accs):
+                    acc._value += g
+        if self.use_ema:
+            self._update_ema()
 
     def _update(self, grads, variables):
         grads = self._clip(grads)
         self._apply_weight_decay(variables)
-        lr = self.learning_rate
-        for g, v in zip(grads, variables):
-            self.update_step(g, v, lr)
-        for v in variables:
-            if v.constraint is not None:
-                v.assign(v.constraint(v))
-        if self.use_ema:
-            self._update_ema()
+        self._update_all(grads, variables, self.learning_rate)
 
-    def _accumulate_and_maybe_update(self, grads, variables):
-        steps = self.gradient_accumulation_steps
-        accs = [self._accumulated[self._get_variable_index(v)]
-                for v in variables]
-        if (int(self._iterations._value) + 1) % steps == 0:
-            averaged = [(g + acc._value) / steps for g, acc in zip(grads,
-                                                                   accs)]
-            self._update(averaged, variables)
-            for acc in accs:
-                acc._value[...] = 0
-        else:
-            for g, acc in zip(grads, accs):
-                acc._value += g
+    def _update_all(self, grads, variables, learning_rate):
+        """One `update_step` per variable (Keras's `_backend_update_step`)."""
+        for g, v in zip(grads, variables):
+            self.update_step(g, v, learning_rate)
 
     def update_step(self, gradient, variable, learning_rate):
         """Apply one gradient to one variable (implemented by subclasses)."""
@@ -359,17 +418,11 @@ class Optimizer:
     # -- clipping and decay ---------------------------------------------------
     def _clip(self, grads):
         if self.clipnorm and self.clipnorm > 0:
-            return [_clip_by_norm(g, self.clipnorm) for g in grads]
+            return [G.clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm and self.global_clipnorm > 0:
-            norm = np.sqrt(sum(float(np.sum(np.square(_values(g))))
-                               for g in grads))
-            clip = self.global_clipnorm
-            scale = clip * min(1.0 / norm if norm else np.inf, 1.0 / clip)
-            return [_scale(g, scale) for g in grads]
+            return G.clip_by_global_norm(grads, self.global_clipnorm)
         if self.clipvalue and self.clipvalue > 0:
-            v = self.clipvalue
-            return [_map_values(g, lambda a: np.clip(a, -v, v))
-                    for g in grads]
+            return [G.clip_by_value(g, self.clipvalue) for g in grads]
         return grads
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
@@ -393,18 +446,19 @@ class Optimizer:
             return
         for v in variables:
             if self._use_weight_decay(v):
-                lr = self._lr_value(v.dtype)
+                lr = self._lr(self.learning_rate, v.dtype)
                 wd = np.asarray(self.weight_decay, v.dtype)
                 v._value -= v._value * wd * lr
 
     # -- EMA ----------------------------------------------------------------
     def _update_ema(self):
         not_first = int(self.iterations._value) != 0
-        momentum = np.float32(self.ema_momentum if not_first else 0.0)
         for v, avg in zip(self._trainable_variables, self._average):
             if avg is not None:
-                avg._value[...] = momentum * avg._value + (1 - momentum) * \
-                    v._value
+                momentum = np.asarray(self.ema_momentum if not_first else 0.0,
+                                      v.dtype)
+                avg._value[...] = momentum * avg._value + \
+                    (1 - momentum) * v._value
         freq = self.ema_overwrite_frequency
         if freq and (int(self.iterations._value) + 1) % freq == 0:
             self._overwrite_with_average(self._trainable_variables)
@@ -416,103 +470,15 @@ class Optimizer:
                 v.assign(avg._value)
 
     def finalize_variable_values(self, var_list):
-        """At the end of fit: replace weights with their EMA if used."""
+        """At the end of `fit`: replace the weights by their EMA, if used."""
         if self.use_ema:
             self._overwrite_with_average(var_list)
 
     def scale_loss(self, loss):
+        """The loss times `loss_scale_factor` (unchanged if None)."""
         if self.loss_scale_factor is not None:
             return loss * self.loss_scale_factor
         return loss
 
-    # -- state ----------------------------------------------------------------
-    def save_own_variables(self, store):
-        for i, variable in enumerate(self.variables):
-            store[str(i)] = variable.numpy()
-
-    def load_own_variables(self, store):
-        if len(store.keys()) != len(self.variables):
-            msg = (f"Skipping variable loading for optimizer '{self.name}', "
-                   f"because it has {len(self.variables)} variables whereas "
-                   f"the saved optimizer has {len(store.keys())} variables. ")
-            if not self.variables:
-                msg += ("This is likely because the optimizer has not been "
-                        "called/built yet.")
-            warnings.warn(msg, stacklevel=2)
-            return
-        for i, variable in enumerate(self.variables):
-            variable.assign(np.asarray(store[str(i)]).astype(variable.dtype))
-
-    def get_weights(self):
-        return [v.numpy() for v in self.variables]
-
-    def set_weights(self, weights):
-        if len(weights) != len(self.variables):
-            raise ValueError(
-                f"Optimizer '{self.name}' has {len(self.variables)} "
-                f"variables, but {len(weights)} weights were given.")
-        for variable, value in zip(self.variables, weights):
-            if tuple(np.shape(value)) != tuple(variable.shape):
-                raise ValueError(
-                    f"Optimizer variable {variable.path} has shape "
-                    f"{variable.shape}, received weight shape "
-                    f"{np.shape(value)}.")
-            variable.assign(value)
-
-    def get_config(self):
-        from kerasish.optimizers.schedules import LearningRateSchedule
-        from kerasish.saving.serialization_lib import serialize_keras_object
-        lr = self._learning_rate
-        if isinstance(lr, LearningRateSchedule):
-            lr = serialize_keras_object(lr)
-        elif isinstance(lr, Variable):
-            lr = float(lr._value)
-        else:
-            lr = serialize_keras_object(lr)
-        return {"name": self.name, "learning_rate": lr,
-                "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
-                "global_clipnorm": self.global_clipnorm,
-                "clipvalue": self.clipvalue, "use_ema": self.use_ema,
-                "ema_momentum": self.ema_momentum,
-                "ema_overwrite_frequency": self.ema_overwrite_frequency,
-                "loss_scale_factor": self.loss_scale_factor,
-                "gradient_accumulation_steps":
-                    self.gradient_accumulation_steps}
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        config = dict(config)
-        if isinstance(config.get("learning_rate"), dict):
-            from kerasish.saving.serialization_lib import \
-                deserialize_keras_object
-            config["learning_rate"] = deserialize_keras_object(
-                config["learning_rate"], custom_objects=custom_objects)
-        return cls(**config)
-
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
-
-
-# -- gradient helpers (dense arrays or deduplicated IndexedSlices) ----------
-def _values(g):
-    return g.values if isinstance(g, IndexedSlices) else g
-
-
-def _map_values(g, fn):
-    if isinstance(g, IndexedSlices):
-        return IndexedSlices(g.indices, fn(g.values), g.dense_shape)
-    return fn(g)
-
-
-def _scale(g, factor):
-    return _map_values(g, lambda a: a * np.asarray(factor, a.dtype))
-
-
-def _clip_by_norm(g, clipnorm):
-    values = _values(g)
-    l2 = float(np.sqrt(np.sum(np.square(values, dtype=np.float64))))
-    if l2 <= 0:
-        return g
-    return _map_values(
-        g, lambda a: (a * np.asarray(clipnorm, a.dtype)) /
-        np.asarray(max(l2, clipnorm), a.dtype))

@@ -2,7 +2,7 @@
 import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
-from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
 from kerasish.saving.object_registration import builtin
 
 
@@ -36,15 +36,8 @@ class SGD(Optimizer):
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name,
-                         weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue,
-                         global_clipnorm=global_clipnorm, use_ema=use_ema,
-                         ema_momentum=ema_momentum,
-                         ema_overwrite_frequency=ema_overwrite_frequency,
-                         loss_scale_factor=loss_scale_factor,
-                         gradient_accumulation_steps=gradient_accumulation_steps,
-                         **kwargs)
+        super().__init__(learning_rate=learning_rate,
+                         **base_kwargs(locals()), **kwargs)
         if not isinstance(momentum, float) or momentum < 0 or momentum > 1:
             raise ValueError("`momentum` must be a float between [0, 1].")
         self.momentum = momentum
@@ -60,8 +53,7 @@ class SGD(Optimizer):
                                                           "momentum")
 
     def update_step(self, gradient, variable, learning_rate):
-        lr = np.asarray(getattr(learning_rate, "_value", learning_rate),
-                        variable.dtype)
+        lr = self._lr(learning_rate, variable.dtype)
         w = variable._value
         if isinstance(gradient, IndexedSlices):
             if self.momentum == 0:
