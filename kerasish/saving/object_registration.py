@@ -62,12 +62,41 @@ def register_keras_serializable(package="Custom", name=None):
 
 
 def get_registered_name(obj):
-    """The registered `"package>name"` of `obj`, else its `__name__`."""
+    """The registered `"package>name"` of `obj`, else its `__name__`.
+
+    Args:
+        obj: A class or function.
+
+    Example:
+
+    >>> import kerasish
+    >>> kerasish.saving.get_registered_name(kerasish.layers.Dense)
+    'Dense'
+    """
     return _CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
 
 
 def get_registered_object(name, custom_objects=None, module_objects=None):
-    """Look `name` up in scoped, passed, registered, then module objects."""
+    """The object registered under `name`, or None.
+
+    Looks in the enclosing `custom_object_scope`s, then `custom_objects`,
+    then the objects registered with `register_keras_serializable`, then
+    `module_objects`.
+
+    Args:
+        name: The registered name (`"package>name"`) or a custom name.
+        custom_objects: Optional dict of name -> object.
+        module_objects: Optional dict of built-ins to look in last.
+
+    Example:
+
+    >>> import kerasish
+    >>> @kerasish.saving.register_keras_serializable(package="docs")
+    ... def double(x):
+    ...     return 2 * x
+    >>> kerasish.saving.get_registered_object("docs>double") is double
+    True
+    """
     for table in (_scoped(), custom_objects or {}, _CUSTOM,
                   module_objects or {}):
         if name in table:
@@ -89,7 +118,27 @@ def scoped_objects():
 
 @contextlib.contextmanager
 def custom_object_scope(custom_objects):
-    """Make `custom_objects` resolvable by name inside the `with` block."""
+    """Make `custom_objects` resolvable by name inside the `with` block.
+
+    Loading functions (`load_model`, `model_from_json`,
+    `deserialize_keras_object`) called inside the block find these
+    classes and functions by name, as if passed in `custom_objects`.
+
+    Args:
+        custom_objects: Dict of name -> class or function.
+
+    Example:
+
+    >>> import kerasish
+    >>> class Twice(kerasish.layers.Layer):
+    ...     def call(self, x):
+    ...         return 2 * x
+    >>> config = {"class_name": "Twice", "config": {"name": "t"}}
+    >>> with kerasish.saving.custom_object_scope({"Twice": Twice}):
+    ...     layer = kerasish.saving.deserialize_keras_object(config)
+    >>> type(layer).__name__
+    'Twice'
+    """
     stack = getattr(_scope, "stack", None)
     if stack is None:
         stack = _scope.stack = []
@@ -104,5 +153,15 @@ CustomObjectScope = custom_object_scope
 
 
 def get_custom_objects():
-    """The global dict of registered custom objects (mutable, as in Keras)."""
+    """The global dict of registered custom objects (mutable, as in Keras).
+
+    Adding an entry (`get_custom_objects()["MyLayer"] = MyLayer`) makes
+    the object resolvable by that name, like registering it.
+
+    Example:
+
+    >>> import kerasish
+    >>> isinstance(kerasish.saving.get_custom_objects(), dict)
+    True
+    """
     return _CUSTOM

@@ -66,6 +66,10 @@ def _serialize_value(obj):
     if isinstance(obj, list):
         return [serialize_keras_object(x) for x in obj]
     if isinstance(obj, dict):
+        if "class_name" in obj and "config" in obj:
+            # Already serialized (a get_config() calling `serialize`): keep
+            # the very dict, so a later `shared_object_id` reaches it.
+            return obj
         return {k: serialize_keras_object(v) for k, v in obj.items()}
     if isinstance(obj, (np.generic, np.ndarray)) and np.ndim(obj) == 0:
         return np.asarray(obj).item()
