@@ -21,3 +21,4 @@ from kerasish.optimizers import Optimizer  # noqa: F401
 from kerasish.callbacks import Callback  # noqa: F401
 from kerasish.backend.random import SeedGenerator  # noqa: F401
 from kerasish import data  # noqa: F401,E402
+from kerasish import train  # noqa: F401,E402

@@ -222,3 +222,14 @@ def test_rerun_in_a_fresh_process_resumes_from_checkpoint_dir(tmp_path):
     assert run(5) == 5        # restored step 3, ran 2 more steps
     assert run(5) == 5        # already there: no step runs
     assert os.path.exists(tmp_path / "graph.json")
+
+
+def test_input_can_be_a_kerasish_dataset():
+    from kerasish import data as kdata
+    x, y = batches(1, size=20)[0]
+    dataset = kdata.Dataset.from_tensor_slices((x, y)).batch(5)
+    m = model()
+    with train.SingularMonitoredSession(model=m, input=dataset) as sess:
+        while not sess.should_stop():
+            sess.run()
+    assert int(train.get_global_step(m).numpy()) == 4
