@@ -101,3 +101,4 @@ def erfinv(x):
     0.476936
     """
     return SP.erfinv(_float(x))
+from kerasish.ops.signal import *  # noqa: F401,F403,E402
