@@ -145,7 +145,7 @@ def gelu(x, approximate=False):
             form. Defaults to `False`.
 
     >>> gelu([-1.0, 0.0, 1.0]).numpy()
-    array([-0.15865526,  0.        ,  0.8413447 ], dtype=float32)
+    array([-0.15865529,  0.        ,  0.8413447 ], dtype=float32)
     """
     return ops.gelu(x, approximate=approximate)
 

@@ -77,6 +77,14 @@ GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D = (
     GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAveragePooling3D)
 
 # -- normalization ----------------------------------------------------------------
+from kerasish.layers.normalization.batch_normalization import (  # noqa: F401
+    BatchNormalization)
+from kerasish.layers.normalization.layer_normalization import (  # noqa: F401
+    LayerNormalization)
+from kerasish.layers.normalization.group_normalization import (  # noqa: F401
+    GroupNormalization)
+from kerasish.layers.normalization.unit_normalization import (  # noqa: F401
+    UnitNormalization)
 
 # -- regularization ---------------------------------------------------------------
 from kerasish.layers.regularization.dropout import Dropout  # noqa: F401

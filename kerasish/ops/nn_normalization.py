@@ -167,7 +167,7 @@ def psnr(x1, x2, max_val):
 
     Example:
 
-    >>> float(psnr(np.zeros(4), np.full(4, 0.1), 1.0))
+    >>> round(float(psnr(np.zeros(4), np.full(4, 0.1), 1.0)), 4)
     20.0
     """
     x1, x2 = _float(x1), _float(x2)

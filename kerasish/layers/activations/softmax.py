@@ -31,7 +31,7 @@ class Softmax(Layer):
 
     >>> x = np.array([[1.0, 2.0, 3.0]], "float32")
     >>> Softmax()(x, mask=np.array([[True, True, False]])).numpy()
-    array([[0.26894143, 0.7310586 , 0.        ]], dtype=float32)
+    array([[0.2689414, 0.7310586, 0.       ]], dtype=float32)
     """
 
     def __init__(self, axis=-1, **kwargs):
