@@ -88,6 +88,16 @@ from kerasish.layers.normalization.unit_normalization import (  # noqa: F401
 
 # -- regularization ---------------------------------------------------------------
 from kerasish.layers.regularization.dropout import Dropout  # noqa: F401
+from kerasish.layers.regularization.spatial_dropout import (  # noqa: F401
+    SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
+from kerasish.layers.regularization.gaussian_noise import (  # noqa: F401
+    GaussianNoise)
+from kerasish.layers.regularization.gaussian_dropout import (  # noqa: F401
+    GaussianDropout)
+from kerasish.layers.regularization.alpha_dropout import (  # noqa: F401
+    AlphaDropout)
+from kerasish.layers.regularization.activity_regularization import (  # noqa: F401,E501
+    ActivityRegularization)
 
 # -- recurrent --------------------------------------------------------------------
 from kerasish.layers.rnn.rnn import RNN  # noqa: F401
