@@ -9,7 +9,6 @@ import numpy as np
 
 from kerasish.backend import reduction as R
 from kerasish.backend import shape as S
-from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.numpy_base import (_float, add, divide, isnan,
@@ -58,12 +57,18 @@ def _positions(q, n, method):
     return lo, hi, frac
 
 
+def _quantiles(q):
+    """`q` in float64 (a Python list must not be rounded to float32)."""
+    return np.asarray(q.numpy() if isinstance(q, Tensor) else q,
+                      dtype=np.float64)
+
+
 def _quantile(x, q, axis, method, keepdims, ignore_nan):
     if method not in _METHODS:
         raise ValueError(f"`method` must be one of {_METHODS}. "
                          f"Received: method={method}")
     x = _float(x)
-    q = np.asarray(to_array(q), dtype=np.float64)
+    q = _quantiles(q)
     if np.any((q < 0) | (q > 1)):
         raise ValueError("Quantiles must be in the range [0, 1]. "
                          f"Received: q={q}")
@@ -130,8 +135,8 @@ def percentile(x, q, axis=None, method="linear", keepdims=False):
     >>> percentile([1.0, 2.0, 3.0, 4.0], 50).numpy()
     array(2.5, dtype=float32)
     """
-    q = np.asarray(to_array(q), dtype=np.float64) / 100.0
-    return _quantile(x, q, axis, method, keepdims, ignore_nan=False)
+    return _quantile(x, _quantiles(q) / 100.0, axis, method, keepdims,
+                     ignore_nan=False)
 
 
 @keras_op
@@ -195,8 +200,8 @@ def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
     >>> nanpercentile([1.0, np.nan, 3.0], 100).numpy()
     array(3., dtype=float32)
     """
-    q = np.asarray(to_array(q), dtype=np.float64) / 100.0
-    return _quantile(x, q, axis, method, keepdims, ignore_nan=True)
+    return _quantile(x, _quantiles(q) / 100.0, axis, method, keepdims,
+                     ignore_nan=True)
 
 
 @keras_op
