@@ -63,9 +63,7 @@ class _LossCapture:
         self._before = _tracker_totals(tracker)
 
         def update_state(value, sample_weight=None):
-            weight = 1.0 if sample_weight is None else sample_weight
-            values.append((np.asarray(getattr(value, "_value", value)),
-                           np.asarray(getattr(weight, "_value", weight))))
+            values.append((value, sample_weight))
             return original(value, sample_weight=sample_weight)
         object.__setattr__(tracker, "update_state", update_state)
         return self
@@ -76,9 +74,16 @@ class _LossCapture:
 
     def value(self):
         if self.values:
-            total = sum(float(np.mean(v)) * float(np.sum(w))
-                        for v, w in self.values)
-            weight = sum(float(np.sum(w)) for _, w in self.values)
+            total = weight = 0.0
+            for value, sample_weight in self.values:
+                v = np.asarray(getattr(value, "_value", value))
+                w = 1.0 if sample_weight is None else np.asarray(
+                    getattr(sample_weight, "_value", sample_weight))
+                # Scalars (the usual case) without numpy reductions.
+                v = float(v) if v.ndim == 0 else float(np.mean(v))
+                w = float(w) if np.ndim(w) == 0 else float(np.sum(w))
+                total += v * w
+                weight += w
             return total / weight if weight else float("nan")
         # A runtime stepping elsewhere: the tracker's change tells it.
         if self.tracker is None or self._before is None:
@@ -94,7 +99,8 @@ def _tracker_totals(tracker):
         getattr(tracker, "count", None)
     if total is None or count is None:
         return None
-    return float(np.asarray(total)), float(np.asarray(count))
+    return (float(getattr(total, "_value", total)),
+            float(getattr(count, "_value", count)))
 
 
 class StepRunner:
@@ -133,7 +139,7 @@ class StepRunner:
             logs = self.runtime.train_step(self.model, batch)
             end = time.perf_counter()
         result = StepResult(logs, loss.value(), start, end, probe)
-        self.model.batch_loss = result.batch_loss
+        object.__setattr__(self.model, "batch_loss", result.batch_loss)
         self.last = result
         for req in requests:
             if req.fetches is not None:
@@ -143,6 +149,8 @@ class StepRunner:
         return result
 
     def _layer_fetches(self, requests):
+        if all(req.fetches is None for req in requests):
+            return set()
         names = {layer.name for layer in
                  self.model._flatten_layers(include_self=False)}
         wanted = set()
