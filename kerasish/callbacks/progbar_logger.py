@@ -121,6 +121,7 @@ class ProgbarLogger(Callback):
         self._bar = None
         self._in_fit = False
         self._fit = None
+        self._val_target = None
 
     @property
     def stream(self):
@@ -240,20 +241,23 @@ class ProgbarLogger(Callback):
 
     def on_test_begin(self, logs=None):
         if self._in_fit:
-            self._val_target = None
+            fit_state = getattr(self.model, "_fit_state", None)
+            self._val_target = getattr(fit_state, "validation_steps", None)
             if self._bar is not None:
                 # Keep the epoch bar; show validation on a transient one.
                 self._epoch_bar, self._bar = self._bar, None
             else:
                 self._epoch_bar = None
             self._saved_run = (self._start, self._seen, self._last_line)
-            self._open(None, label="validation")
+            self._open(self._val_target, label="validation")
             return
         self._open(self.target)
 
     def on_test_batch_end(self, batch, logs=None):
-        self._advance(logs if not self._in_fit else None,
-                      None if self._in_fit else self.target)
+        if self._in_fit:
+            self._advance(None, self._val_target)
+        else:
+            self._advance(logs, self.target)
 
     def on_test_end(self, logs=None):
         if self._in_fit:

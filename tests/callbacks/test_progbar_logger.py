@@ -84,3 +84,12 @@ def test_formats():
     assert format_value(0.0001234) == "1.2340e-04"
     assert [format_duration(s) for s in (7, 65, 3665)] == \
         ["7s", "1:05", "1:01:05"]
+
+
+def test_validation_progress_lines_in_line_mode():
+    stream = io.StringIO()
+    logger = ProgbarLogger(display="lines", interval=1e-9, stream=stream)
+    fit(logger, epochs=1, validation_split=0.5)
+    lines = stream.getvalue().splitlines()
+    assert "validation 1/2 - ETA: " in "\n".join(lines)
+    assert lines[-1].startswith("2/2 - ") and "val_loss" in lines[-1]
