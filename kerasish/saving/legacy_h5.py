@@ -12,7 +12,7 @@ import json
 import os
 import warnings
 
-from kerasish.saving import legacy_config
+from kerasish.saving import errors, legacy_config
 from kerasish.saving import legacy_h5_weights as weights_io
 from kerasish.saving.file_utils import atomic_path
 
@@ -96,42 +96,33 @@ def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
                 f"No model config found in the file at {filepath!r}: it "
                 "holds weights only. Build the model, then call "
                 "`model.load_weights(filepath)`.")
-        with SafeModeScope(safe_mode), \
+        with SafeModeScope(safe_mode), errors.building(filepath), \
                 custom_object_scope(custom_objects or {}):
             model = legacy_config.model_from_config(config, custom_objects)
-            _load_group(f, "model_weights", model, filepath)
+        _load_group(f, "model_weights", model, filepath)
         training = _json_attribute(f, "training_config", filepath)
         if compile and training is not None:
-            _compile(model, f, training, custom_objects, filepath)
+            with errors.building(filepath), \
+                    errors.reading(filepath, "the optimizer state"):
+                _compile(model, f, training, custom_objects)
     return model
 
 
 def _load_group(f, name, model, filepath, skip_mismatch=False,
                 by_name=False):
     from kerasish.saving.h5_store import safe_group
-    try:
+    with errors.reading(filepath, "the weights"):
         group = f if name is None else safe_group(f, name)
         weights_io.load_weights_from_hdf5_group(
             group, model, skip_mismatch=skip_mismatch, by_name=by_name,
             source=repr(filepath))
-    except KeyError as e:
-        raise ValueError(
-            f"{filepath!r} is not a complete legacy .h5 weights file: "
-            f"missing {e}.") from None
 
 
-def _compile(model, f, training, custom_objects, filepath):
-    try:
-        args = legacy_config.compile_args(training, custom_objects)
-    except (KeyError, TypeError) as e:
-        raise ValueError(
-            f"{filepath!r}: the training configuration cannot be read "
-            f"({type(e).__name__}: {e}). Pass `compile=False` to load the "
-            "model without it.") from None
-    model.compile(**args)
+def _compile(model, f, training, custom_objects):
+    model.compile(**legacy_config.compile_args(training, custom_objects))
     state = weights_io.optimizer_state(f)
     if state is not None:
-        _restore_optimizer(model, state, filepath)
+        _restore_optimizer(model, state, f.filename)
 
 
 def _restore_optimizer(model, state, filepath):

@@ -15,7 +15,7 @@ import zipfile
 
 import numpy as np
 
-from kerasish.saving import state_walk
+from kerasish.saving import errors, state_walk
 from kerasish.saving.file_utils import atomic_path
 from kerasish.saving.h5_store import H5Store
 
@@ -89,7 +89,9 @@ def _mismatch(obj, variables, reader, path):
 
 def read_weights(model, h5file, skip_mismatch=False, source="file"):
     """Load weights from an open HDF5 file (all-or-nothing)."""
-    plan = _plan_load(model, H5Store(h5file, "r"), skip_mismatch, source)
+    with errors.reading(source, "the weights"):
+        plan = _plan_load(model, H5Store(h5file, "r"), skip_mismatch,
+                          source)
     for variable, value in plan:
         variable.assign(np.asarray(value).astype(variable.dtype,
                                                  copy=False))
@@ -187,28 +189,36 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                 f"{filepath!r}: config.json is not valid JSON ({e}).") \
                 from None
         weights = _read_member(zf, _WEIGHTS, filepath)
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"{filepath!r}: config.json does not describe a "
+                         f"model. Received: {str(config):.200}")
     compile_config = config.pop("compile_config", None)
-    with ObjectSharingScope():
-        model = deserialize_keras_object(
-            config, custom_objects=custom_objects, safe_mode=safe_mode)
-    # Keras writes an empty compile_config for a model never compiled.
-    if compile and compile_config:
-        from kerasish.saving.object_registration import custom_object_scope
-        with custom_object_scope(custom_objects or {}):
-            model.compile_from_config(compile_config)
+    with errors.building(filepath):
+        with ObjectSharingScope():
+            model = deserialize_keras_object(
+                config, custom_objects=custom_objects, safe_mode=safe_mode)
+        # Keras writes an empty compile_config for a model never compiled.
+        if compile and compile_config:
+            from kerasish.saving.object_registration import \
+                custom_object_scope
+            with custom_object_scope(custom_objects or {}):
+                model.compile_from_config(compile_config)
+    with _open_weights(h5py, weights, filepath) as f:
+        read_weights(model, f, source=filepath)
+    return model
+
+
+def _open_weights(h5py, data, filepath):
     try:
-        f = h5py.File(io.BytesIO(weights), "r")
+        return h5py.File(io.BytesIO(data), "r")
     except OSError as e:
         raise ValueError(
             f"{filepath!r}: model.weights.h5 is corrupted ({e}).") from None
-    with f:
-        read_weights(model, f, source=filepath)
-    return model
 
 
 def load_weights_from_keras_file(model, filepath, skip_mismatch=False):
     h5py = _h5py()
     with _open_zip(filepath) as zf:
         weights = _read_member(zf, _WEIGHTS, filepath)
-    with h5py.File(io.BytesIO(weights), "r") as f:
+    with _open_weights(h5py, weights, filepath) as f:
         read_weights(model, f, skip_mismatch, source=filepath)
