@@ -9,12 +9,15 @@ atomic; loading checks everything before it changes a weight, and refuses
 code stored in the file (Lambda bytecode) unless `safe_mode=False`.
 """
 import json
+import logging
 import os
 import warnings
 
 from kerasish.saving import errors, legacy_config
 from kerasish.saving import legacy_h5_weights as weights_io
 from kerasish.saving.file_utils import atomic_path
+
+logger = logging.getLogger("kerasish.saving")
 
 
 def _h5py():
@@ -101,6 +104,10 @@ def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
             model = legacy_config.model_from_config(config, custom_objects)
         _load_group(f, "model_weights", model, filepath)
         training = _json_attribute(f, "training_config", filepath)
+        if compile and training is None:
+            logger.warning("No training configuration found in %s, so the "
+                           "model was not compiled. Compile it manually.",
+                           filepath)
         if compile and training is not None:
             with errors.building(filepath), \
                     errors.reading(filepath, "the optimizer state"):

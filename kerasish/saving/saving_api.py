@@ -1,8 +1,12 @@
 """`save_model` / `load_model` / `save_weights` / `load_weights`: pick the
 format from the file extension, as Keras 3 does."""
+import logging
 import os
 
 from kerasish.saving import saving_lib
+
+logger = logging.getLogger("kerasish.saving")
+_LEGACY = (".h5", ".hdf5")
 
 
 def _legacy():
@@ -11,33 +15,90 @@ def _legacy():
 
 
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
-    """Save to `.keras` (zip) or legacy `.h5`/`.hdf5`."""
+    """Save a model (architecture, weights, optimizer) to one file.
+
+    A `.keras` path writes Keras 3's zip format; `.h5`/`.hdf5` writes the
+    legacy HDF5 format. The file is written beside the target and renamed
+    into place, so an interrupted save never damages an existing file.
+
+    Args:
+        model: The model to save.
+        filepath: Path ending in `.keras`, `.h5` or `.hdf5`.
+        overwrite: Whether to replace an existing file. Defaults to `True`.
+        zipped: Accepted for Keras compatibility (`.keras` is always a zip).
+        include_optimizer: Keyword-only; whether to save the compile
+            configuration and optimizer state. Defaults to `True`.
+
+    Example:
+
+    >>> import os, tempfile
+    >>> import kerasish
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    >>> kerasish.saving.save_model(model, path)
+    >>> kerasish.saving.load_model(path).output_shape
+    (None, 2)
+    """
     filepath = os.fspath(filepath)
     include_optimizer = kwargs.pop("include_optimizer", True)
     if kwargs:
-        raise ValueError(f"The following argument(s) are not supported: "
+        raise ValueError("The following argument(s) are not supported: "
                          f"{list(kwargs)}")
     if filepath.endswith(".keras"):
         return saving_lib.save_model(model, filepath, overwrite,
                                      include_optimizer)
-    if filepath.endswith((".h5", ".hdf5")):
+    if filepath.endswith(_LEGACY):
+        logger.warning(
+            "Saving to %s in the legacy HDF5 format. The native format is "
+            "recommended: `model.save('my_model.keras')`.", filepath)
         return _legacy().save_model_to_hdf5(model, filepath, overwrite,
                                             include_optimizer)
     raise ValueError(
         "Invalid filepath extension for saving. Please add either a `.keras` "
         "extension for the native Keras format (recommended) or a `.h5` "
         "extension. Use `model.export(filepath)` if you want to export a "
-        f"SavedModel for use with TFLite/TFServing/etc. Received: "
+        "SavedModel for use with TFLite/TFServing/etc. Received: "
         f"filepath={filepath}.")
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Load a model saved as `.keras` or legacy `.h5`/`.hdf5`."""
+    """Load a model saved as `.keras` or legacy `.h5`/`.hdf5`.
+
+    Files written by Keras 3 (and Keras 2 for `.h5`) load too. Classes and
+    functions are looked up by name among kerasish's built-ins, the
+    registered objects and `custom_objects`; nothing named in the file is
+    imported, and Python code stored in it (lambdas) is refused unless
+    `safe_mode=False`.
+
+    Args:
+        filepath: Path of the file.
+        custom_objects: Optional dict of name -> user class or function.
+        compile: Whether to compile the model as it was saved (optimizer
+            state included). Defaults to `True`.
+        safe_mode: Refuse lambdas stored in the file. Defaults to `True`;
+            pass `False` only for files you trust.
+
+    Returns:
+        The model.
+
+    Example:
+
+    >>> import os, tempfile
+    >>> import kerasish
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> model.compile(optimizer="sgd", loss="mean_squared_error")
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.h5")
+    >>> model.save(path)
+    >>> kerasish.saving.load_model(path).loss
+    'mean_squared_error'
+    """
     filepath = os.fspath(filepath)
     if filepath.endswith(".keras"):
         return saving_lib.load_model(filepath, custom_objects, compile,
                                      safe_mode)
-    if filepath.endswith((".h5", ".hdf5")):
+    if filepath.endswith(_LEGACY):
         return _legacy().load_model_from_hdf5(filepath, custom_objects,
                                               compile, safe_mode)
     raise ValueError(
@@ -47,37 +108,95 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
 
 def save_weights(model, filepath, overwrite=True, max_shard_size=None):
-    """Save weights in Keras 3's `.weights.h5` layout."""
+    """Save the weights (and optimizer state) to a `.weights.h5` file.
+
+    Args:
+        model: The model whose weights are saved.
+        filepath: Path ending in `.weights.h5`.
+        overwrite: Whether to replace an existing file. Defaults to `True`.
+        max_shard_size: Not supported: weights go to one file. Must be
+            `None` (the default).
+
+    Example:
+
+    >>> import os, tempfile
+    >>> import kerasish
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.h5")
+    >>> kerasish.saving.save_weights(model, path)
+    >>> kerasish.saving.load_weights(model, path)
+    """
     filepath = os.fspath(filepath)
+    if max_shard_size is not None:
+        raise ValueError(
+            "Sharded weights files (`.weights.json`) are not supported by "
+            f"kerasish. Received: max_shard_size={max_shard_size}")
     if not filepath.endswith(".weights.h5"):
         raise ValueError(
             "The filename must end in `.weights.h5`. Received: "
             f"filepath={filepath}")
+    if not model.built:
+        raise ValueError(
+            "You are saving a model that has not yet been built. Try "
+            "building the model first by calling it on some data or by "
+            "using `build()`.")
     saving_lib.save_weights(model, filepath, overwrite)
 
 
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
-    """Load weights from `.weights.h5`, `.keras`, or legacy `.h5`."""
+    """Load weights from `.weights.h5`, `.keras`, or legacy `.h5`.
+
+    `.weights.h5` and `.keras` files match weights by their place in the
+    model; legacy `.h5` files by layer order, or by layer name with
+    `by_name=True`. Nothing changes unless every weight fits.
+
+    Args:
+        model: The model to load into.
+        filepath: Path of the file.
+        skip_mismatch: Skip (with a warning) weights whose shape or count
+            does not match, instead of raising. Defaults to `False`.
+        by_name: Keyword-only, legacy `.h5` only: match layers by name.
+        objects_to_skip: Keyword-only, `.weights.h5` only: layers (or the
+            optimizer) whose weights are left as they are.
+
+    Example:
+
+    >>> import os, tempfile
+    >>> import kerasish
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.h5")
+    >>> model.save_weights(path)
+    >>> other = kerasish.models.clone_model(model)
+    >>> other.load_weights(path)
+    >>> bool((other.get_weights()[0] == model.get_weights()[0]).all())
+    True
+    """
     filepath = os.fspath(filepath)
     by_name = kwargs.pop("by_name", None)
-    kwargs.pop("objects_to_skip", None)
+    objects_to_skip = kwargs.pop("objects_to_skip", None)
     if kwargs:
         raise ValueError(f"Invalid keyword arguments: {kwargs}")
+    if filepath.endswith(".weights.h5"):
+        _no_by_name(by_name)
+        return saving_lib.load_weights(model, filepath, skip_mismatch,
+                                       objects_to_skip)
+    if objects_to_skip is not None:
+        raise ValueError("`objects_to_skip` only supports loading "
+                         f"'.weights.h5' files. Received: {filepath}")
     if filepath.endswith(".keras"):
         _no_by_name(by_name)
         return saving_lib.load_weights_from_keras_file(model, filepath,
                                                        skip_mismatch)
-    if filepath.endswith(".weights.h5"):
-        _no_by_name(by_name)
-        return saving_lib.load_weights(model, filepath, skip_mismatch)
-    if filepath.endswith((".h5", ".hdf5")):
+    if filepath.endswith(_LEGACY):
         return _legacy().load_weights_from_hdf5(model, filepath,
                                                 by_name=bool(by_name),
                                                 skip_mismatch=skip_mismatch)
     raise ValueError(
-        "File format not supported: filepath={filepath}. Keras 3 only "
+        f"File format not supported: filepath={filepath}. Keras 3 only "
         "supports V3 `.keras` and `.weights.h5` files, or legacy V1/V2 "
-        f"`.h5` files.".replace("{filepath}", filepath))
+        "`.h5` files.")
 
 
 def _no_by_name(by_name):

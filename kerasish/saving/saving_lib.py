@@ -39,10 +39,10 @@ def write_weights(model, h5file):
             writer[str(i)] = variable.numpy()
 
 
-def _plan_load(model, store, skip_mismatch, source):
+def _plan_load(model, store, skip_mismatch, source, skip=()):
     """Match file arrays to variables; raise (or skip) on any mismatch."""
     plan = []
-    for path, obj in state_walk.walk(model):
+    for path, obj in state_walk.walk(model, visited={id(o) for o in skip}):
         variables = state_walk.own_variables(obj)
         reader = store.get(path)
         problem = _mismatch(obj, variables, reader, path)
@@ -87,11 +87,12 @@ def _mismatch(obj, variables, reader, path):
     return None
 
 
-def read_weights(model, h5file, skip_mismatch=False, source="file"):
+def read_weights(model, h5file, skip_mismatch=False, source="file",
+                 objects_to_skip=()):
     """Load weights from an open HDF5 file (all-or-nothing)."""
     with errors.reading(source, "the weights"):
         plan = _plan_load(model, H5Store(h5file, "r"), skip_mismatch,
-                          source)
+                          source, objects_to_skip or ())
     for variable, value in plan:
         variable.assign(np.asarray(value).astype(variable.dtype,
                                                  copy=False))
@@ -104,10 +105,11 @@ def save_weights(model, filepath, overwrite=True):
             write_weights(model, f)
 
 
-def load_weights(model, filepath, skip_mismatch=False):
+def load_weights(model, filepath, skip_mismatch=False, objects_to_skip=None):
     h5py = _h5py()
     with _open_h5(h5py, filepath) as f:
-        read_weights(model, f, skip_mismatch, source=filepath)
+        read_weights(model, f, skip_mismatch, source=filepath,
+                     objects_to_skip=objects_to_skip)
 
 
 def _open_h5(h5py, filepath):
