@@ -10,6 +10,7 @@ from kerasish.saving.object_registration import builtin as _builtin
 
 # -- core ---------------------------------------------------------------------
 from kerasish.layers.core.dense import Dense  # noqa: F401
+from kerasish.layers.core.einsum_dense import EinsumDense  # noqa: F401
 from kerasish.layers.core.embedding import Embedding  # noqa: F401
 from kerasish.layers.core.identity import Identity  # noqa: F401
 from kerasish.layers.core.lambda_layer import Lambda  # noqa: F401
@@ -112,6 +113,11 @@ from kerasish.layers.rnn.time_distributed import (  # noqa: F401
     TimeDistributed)
 
 # -- attention --------------------------------------------------------------------
+from kerasish.layers.attention.attention import Attention  # noqa: F401
+from kerasish.layers.attention.additive_attention import (  # noqa: F401
+    AdditiveAttention)
+from kerasish.layers.attention.multi_head_attention import (  # noqa: F401
+    MultiHeadAttention)
 
 # -- merging ----------------------------------------------------------------------
 from kerasish.layers.merging.add import Add, add  # noqa: F401

@@ -3,7 +3,6 @@ import copy
 
 from kerasish import ops
 from kerasish.engine.layer import Layer
-from kerasish.layers.rnn.build_config import KerasBuildConfig
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
 
@@ -11,7 +10,7 @@ _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
 
 
 @builtin("keras.layers")
-class Bidirectional(KerasBuildConfig, Layer):
+class Bidirectional(Layer):
     """Bidirectional wrapper for RNNs.
 
     A copy of `layer` reads the sequence forwards (`forward_layer`) and

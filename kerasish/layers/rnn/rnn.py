@@ -3,7 +3,6 @@ from kerasish import ops, tree
 from kerasish.backend.tensor import Tensor
 from kerasish.engine import call_context, naming
 from kerasish.engine.layer import Layer
-from kerasish.layers.rnn.build_config import KerasBuildConfig
 from kerasish.engine.variable import Variable
 from kerasish.layers.rnn.cell_base import mask_array
 from kerasish.layers.rnn.dropout_rnn_cell import DropoutRNNCell
@@ -14,7 +13,7 @@ from kerasish.saving.object_registration import builtin
 
 
 @builtin("keras.layers")
-class RNN(KerasBuildConfig, Layer):
+class RNN(Layer):
     """Base class for recurrent layers: applies a cell to every timestep.
 
     A cell is any object with `call(input_t, states)` returning

@@ -135,8 +135,9 @@ def attention_cases(rng):
                          "concat_scaled": {"score_mode": "concat",
                                            "use_scale": True}}.items():
         spec = {"class": "Attention", "kwargs": kwargs}
-        record(f"Attention_{name}", spec, {"list_input": True,
-                                            "array_kwargs": []},
+        record(f"Attention_{name}", spec, {
+            "list_input": True,
+            "kwargs": {"return_attention_scores": True}},
                layers.Attention(**kwargs), [[q, v, k]],
                {"return_attention_scores": True})
     spec = {"class": "Attention", "kwargs": {}}
@@ -188,7 +189,8 @@ def mha_cases(rng):
 
 
 def masked_mha_model(rng):
-    """Keras masks flowing into MHA: Embedding(mask_zero) -> MHA."""
+    """Keras masks flowing into MHA: Embedding(mask_zero) -> MHA; and a
+    weights file of a functional model around one MHA."""
     ids = rng.integers(1, 10, size=(2, 5))
     ids[0, 3:] = 0
     ids[1, 4:] = 0
@@ -202,6 +204,14 @@ def masked_mha_model(rng):
         OUT[f"MHA_embedding_mask/w{i}"] = w
     OUT["MHA_embedding_mask/x0"] = ids
     OUT["MHA_embedding_mask/y0"] = np.asarray(model(ids))
+    q_in = keras.Input((4, 6))
+    mha = layers.MultiHeadAttention(2, 3, output_shape=5)
+    model = keras.Model(q_in, mha(q_in, q_in, use_causal_mask=True))
+    weights = [_rand(rng, w.shape, 0.5) for w in model.weights]
+    model.set_weights(weights)
+    x = _rand(rng, (2, 4, 6))
+    OUT["file_mha/x0"] = x
+    OUT["file_mha/y0"] = np.asarray(model(x))
     model.save_weights(os.path.join(HERE, "mha_model.weights.h5"))
 
 
