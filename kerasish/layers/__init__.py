@@ -149,6 +149,19 @@ from kerasish.layers.reshaping.up_sampling2d import UpSampling2D  # noqa: F401
 from kerasish.layers.reshaping.up_sampling3d import UpSampling3D  # noqa: F401
 
 # -- preprocessing ----------------------------------------------------------------
+from kerasish.layers.preprocessing.normalization import (  # noqa: F401
+    Normalization)
+from kerasish.layers.preprocessing.rescaling import Rescaling  # noqa: F401
+from kerasish.layers.preprocessing.category_encoding import (  # noqa: F401
+    CategoryEncoding)
+from kerasish.layers.preprocessing.discretization import (  # noqa: F401
+    Discretization)
+from kerasish.layers.preprocessing.integer_lookup import (  # noqa: F401
+    IntegerLookup)
+from kerasish.layers.preprocessing.string_lookup import (  # noqa: F401
+    StringLookup)
+from kerasish.layers.preprocessing.hashed_crossing import (  # noqa: F401
+    HashedCrossing)
 
 # -- end of families ----------------------------------------------------------------
 

@@ -1,0 +1,206 @@
+"""IntegerLookup, StringLookup and HashedCrossing.
+
+Expected indices follow Keras 3's documented layout and examples
+(`[mask] [oov...] tokens`, most frequent first after `adapt`, ties broken
+by the larger token); HashedCrossing's values are its docstring example,
+computed by Keras with TensorFlow.
+"""
+import numpy as np
+import pytest
+
+import kerasish
+from kerasish import layers
+from kerasish.layers.preprocessing import farmhash
+
+
+def test_string_lookup_vocabulary_oov_and_mask():
+    layer = layers.StringLookup(vocabulary=["a", "b", "c", "d"])
+    np.testing.assert_array_equal(
+        layer(np.array([["a", "c", "d"], ["d", "z", "b"]])).numpy(),
+        [[1, 3, 4], [4, 0, 2]])
+    assert layer.vocabulary_size() == 5
+    assert layer.get_vocabulary() == ["[UNK]", "a", "b", "c", "d"]
+    masked = layers.StringLookup(vocabulary=["a", "b"], mask_token="")
+    np.testing.assert_array_equal(masked(np.array(["b", "", "q"])).numpy(),
+                                  [3, 0, 1])
+    assert masked.get_vocabulary() == ["", "[UNK]", "a", "b"]
+    # Special tokens at the head of a given vocabulary are recognised.
+    again = layers.StringLookup(vocabulary=["", "[UNK]", "a", "b"],
+                                mask_token="")
+    assert again.get_vocabulary() == masked.get_vocabulary()
+
+
+def test_string_lookup_adapt_orders_by_frequency():
+    layer = layers.StringLookup()
+    layer.adapt(np.array([["a", "b", "b"], ["c", "c", "c"], ["d", "a", "e"]]))
+    # counts: c=3, b=2, a=2, e=1, d=1 -> ties by the larger token first.
+    assert layer.get_vocabulary() == ["[UNK]", "c", "b", "a", "e", "d"]
+    capped = layers.StringLookup(max_tokens=3)
+    capped.adapt([np.array(["x", "y", "y"]), np.array(["y", "z"])])
+    assert capped.get_vocabulary() == ["[UNK]", "y", "z"]
+    assert capped.get_vocabulary(include_special_tokens=False) == ["y", "z"]
+
+
+def test_string_lookup_several_oov_buckets_use_farmhash():
+    layer = layers.StringLookup(vocabulary=["a"], num_oov_indices=3)
+    words = np.array(["Hello", "TensorFlow", "2.x", "a"])
+    expected = [farmhash.fingerprint64(w) % 3 for w in words[:3]] + [3]
+    np.testing.assert_array_equal(layer(words).numpy(), expected)
+    np.testing.assert_array_equal(layer(words).numpy()[:3], [0, 2, 2])
+    salted = layers.StringLookup(vocabulary=["a"], num_oov_indices=3,
+                                 salt=[1, 2])
+    np.testing.assert_array_equal(salted(np.array(["Hello", "TF"])).numpy(),
+                                  [2, 0])
+
+
+def test_string_lookup_invert_and_bytes_inputs():
+    layer = layers.StringLookup(vocabulary=["a", "b", "c"], invert=True)
+    out = layer(np.array([[1, 0], [3, 9]])).numpy()
+    np.testing.assert_array_equal(out, [["a", "[UNK]"], ["c", "[UNK]"]])
+    forward = layers.StringLookup(vocabulary=["é", "b"])
+    np.testing.assert_array_equal(
+        forward(np.array(["é".encode(), b"b"])).numpy(), [1, 2])
+
+
+@pytest.mark.parametrize("mode,expected", [
+    ("one_hot", [[0, 0, 1], [1, 0, 0], [0, 1, 0]]),
+    ("multi_hot", [[1, 1, 1]]),
+    ("count", [[1, 1, 1]])])
+def test_string_lookup_encoded_outputs(mode, expected):
+    layer = layers.StringLookup(vocabulary=["a", "b"], output_mode=mode)
+    x = np.array(["b", "x", "a"])
+    x = x if mode == "one_hot" else x[None]
+    np.testing.assert_array_equal(layer(x).numpy(), expected)
+
+
+def test_encoded_outputs_pad_to_max_tokens_and_drop_the_mask():
+    layer = layers.StringLookup(vocabulary=["a", "b"], mask_token="",
+                                output_mode="count", max_tokens=6,
+                                pad_to_max_tokens=True)
+    np.testing.assert_array_equal(
+        layer(np.array([["a", "", "a", "q"]])).numpy(), [[1, 2, 0, 0, 0, 0]])
+    assert layer.compute_output_shape((None, 4)) == (None, 6)
+
+
+def test_tf_idf_output():
+    layer = layers.StringLookup(output_mode="tf_idf")
+    layer.adapt(np.array([["a", "b"], ["a", "a"]]))
+    idf_a, idf_b = np.log(1 + 2 / 3), np.log(1 + 2 / 2)
+    np.testing.assert_allclose(layer.idf_weights,
+                               [(idf_a + idf_b) / 2, idf_a, idf_b],
+                               rtol=1e-6)
+    np.testing.assert_allclose(layer(np.array([["a", "b", "a"]])).numpy(),
+                               [[0.0, 2 * idf_a, idf_b]], rtol=1e-6)
+    given = layers.StringLookup(vocabulary=["x", "y"],
+                                idf_weights=[0.5, 2.0],
+                                output_mode="tf_idf")
+    np.testing.assert_allclose(given(np.array([["y", "y", "z"]])).numpy(),
+                               [[1.25, 0.0, 4.0]])
+
+
+def test_integer_lookup_floormod_farmhash_and_invert():
+    layer = layers.IntegerLookup(vocabulary=[12, 36, 1138, 42])
+    np.testing.assert_array_equal(
+        layer(np.array([[12, 1138, 42], [42, 1000, 36]])).numpy(),
+        [[1, 3, 4], [4, 0, 2]])
+    multi = layers.IntegerLookup(vocabulary=[5], num_oov_indices=3)
+    np.testing.assert_array_equal(multi(np.array([7, 9, 5, -1])).numpy(),
+                                  [1, 0, 3, 2])
+    hashed = layers.IntegerLookup(vocabulary=[5], num_oov_indices=3,
+                                  oov_method="farmhash")
+    np.testing.assert_array_equal(
+        hashed(np.array([7, 1000])).numpy(),
+        [farmhash.fingerprint64("7") % 3, farmhash.fingerprint64("1000") % 3])
+    inverse = layers.IntegerLookup(vocabulary=[12, 36], invert=True)
+    np.testing.assert_array_equal(inverse(np.array([[1, 2, 0]])).numpy(),
+                                  [[12, 36, -1]])
+    masked = layers.IntegerLookup(vocabulary=[4, 8], mask_token=0)
+    np.testing.assert_array_equal(masked(np.array([0, 8, 3])).numpy(),
+                                  [0, 3, 1])
+
+
+def test_integer_lookup_adapt_and_model_round_trip(tmp_path):
+    layer = layers.IntegerLookup()
+    layer.adapt(np.array([3, 3, 7, 7, 7, 1]))
+    assert layer.get_vocabulary() == [-1, 7, 3, 1]
+    inp = kerasish.Input((2,), dtype="int64")
+    lookup = layers.IntegerLookup(vocabulary=[10, 20, 30])
+    model = kerasish.Model(inp, lookup(inp))
+    path = str(tmp_path / "lookup.keras")
+    model.save(path)
+    loaded = kerasish.saving.load_model(path)
+    np.testing.assert_array_equal(
+        loaded.predict(np.array([[30, 11]]), verbose=0), [[3, 0]])
+
+
+def test_lookup_configs():
+    config = layers.IntegerLookup(vocabulary=[1, 2]).get_config()
+    assert set(config) == {
+        "name", "trainable", "dtype", "invert", "max_tokens",
+        "num_oov_indices", "oov_token", "mask_token", "output_mode",
+        "sparse", "pad_to_max_tokens", "vocabulary_dtype", "idf_weights",
+        "vocabulary", "vocabulary_size", "oov_method", "salt"}
+    string_config = layers.StringLookup(vocabulary=["a"]).get_config()
+    assert "vocabulary_dtype" not in string_config
+    assert string_config["encoding"] == "utf-8"
+    clone = layers.StringLookup.from_config(string_config)
+    assert clone.get_vocabulary() == ["[UNK]", "a"]
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"max_tokens": 1}, "max_tokens"),
+    ({"num_oov_indices": -1}, "num_oov_indices"),
+    ({"output_mode": "bad"}, "output_mode"),
+    ({"invert": True, "output_mode": "count"}, "when `invert` is true"),
+    ({"pad_to_max_tokens": True}, "pad_to_max_tokens"),
+    ({"vocabulary": ["a", "a"]}, "repeated"),
+    ({"vocabulary": ["a", ""], "mask_token": ""}, "reserved mask token"),
+    ({"vocabulary": ["a", "b", "c"], "max_tokens": 3}, "larger than"),
+    ({"idf_weights": [1.0]}, "idf_weights"),
+])
+def test_lookup_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        layers.StringLookup(**kwargs)
+
+
+def test_lookup_runtime_errors():
+    strict = layers.StringLookup(vocabulary=["a"], num_oov_indices=0)
+    with pytest.raises(ValueError, match="num_oov_indices=0"):
+        strict(np.array(["b"]))
+    with pytest.raises(RuntimeError, match="set the layer's vocabulary"):
+        layers.StringLookup(output_mode="count")(np.array([["a"]]))
+    with pytest.raises(ValueError, match="Cannot adapt"):
+        layers.StringLookup(vocabulary=["a"]).adapt(np.array(["a"]))
+    with pytest.raises(ValueError, match="expects string inputs"):
+        layers.StringLookup(vocabulary=["a"])(np.array([1.5]))
+
+
+def test_hashed_crossing_matches_keras():
+    layer = layers.HashedCrossing(num_bins=5)
+    feat1 = np.array(["A", "B", "A", "B", "A"])
+    feat2 = np.array([101, 101, 101, 102, 102])
+    np.testing.assert_array_equal(layer((feat1, feat2)).numpy(),
+                                  [1, 4, 1, 1, 3])
+    one_hot = layers.HashedCrossing(num_bins=5, output_mode="one_hot")
+    out = one_hot((feat1[:, None], feat2[:, None])).numpy()
+    np.testing.assert_array_equal(out.argmax(-1), [1, 4, 1, 1, 3])
+    assert out.shape == (5, 5)
+    assert layers.HashedCrossing(4)((np.array("A"), np.array(1))).shape == ()
+    three = layers.HashedCrossing(7)((feat1, feat2, feat2))
+    assert three.shape == (5,) and three.dtype == np.int64
+
+
+def test_hashed_crossing_errors_and_config():
+    layer = layers.HashedCrossing(3)
+    with pytest.raises(ValueError, match="at least two inputs"):
+        layer([np.array([1])])
+    with pytest.raises(ValueError, match="equal shape"):
+        layer((np.array([1, 2]), np.array([1])))
+    with pytest.raises(ValueError, match="integer or string"):
+        layer((np.array([1.5]), np.array([1])))
+    with pytest.raises(ValueError, match="output_mode"):
+        layers.HashedCrossing(3, output_mode="multi_hot")
+    config = layer.get_config()
+    assert set(config) == {"num_bins", "output_mode", "sparse", "name",
+                           "dtype"}
+    assert layers.HashedCrossing.from_config(config).num_bins == 3
