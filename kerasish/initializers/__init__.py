@@ -4,10 +4,12 @@ from kerasish.initializers.initializers import (  # noqa: F401
     RandomUniform, TruncatedNormal, VarianceScaling, GlorotUniform,
     GlorotNormal, HeNormal, HeUniform, LecunNormal, LecunUniform,
     Orthogonal, compute_fans)
+from kerasish.initializers.stft import STFT  # noqa: F401,E402
 from kerasish.saving.get_utils import make_get  # noqa: E402
 
 IdentityInitializer = Identity
 OrthogonalInitializer = Orthogonal
+STFTInitializer = stft = STFT
 get, serialize, deserialize = make_get("keras.initializers", "initializer",
                                        Initializer)
 # Keras exposes lowercase aliases of the classes too.

@@ -1,4 +1,6 @@
 """Weight regularizers (`keras.regularizers`): L1, L2, L1L2, Orthogonal."""
+import numpy as np
+
 from kerasish import ops
 from kerasish.saving.object_registration import builtin
 
@@ -12,6 +14,10 @@ def _validate_factor(value, name):
             f"Value for argument {name} must be a non-negative float. "
             f"Received: {name}={value}")
     return float(value)
+
+
+def _float32(value):
+    return float(np.float32(value))
 
 
 class Regularizer:
@@ -29,7 +35,7 @@ class Regularizer:
         return cls(**config)
 
 
-@builtin(_MODULE, "l1_l2")
+@builtin(_MODULE, "l1l2", "l1_l2")
 class L1L2(Regularizer):
     """`l1 * sum(|x|) + l2 * sum(x**2)`."""
 
@@ -54,7 +60,9 @@ class L1(Regularizer):
     """`l1 * sum(|x|)` (default factor 0.01)."""
 
     def __init__(self, l1=0.01):
-        self.l1 = _validate_factor(l1, "l1")
+        # Keras 3 keeps this factor as a float32 tensor; its config (and
+        # its penalty) carry the rounded value.
+        self.l1 = _float32(_validate_factor(l1, "l1"))
 
     def __call__(self, x):
         return self.l1 * ops.sum(ops.absolute(x))
@@ -86,7 +94,7 @@ class OrthogonalRegularizer(Regularizer):
     """
 
     def __init__(self, factor=0.01, mode="rows"):
-        self.factor = _validate_factor(factor, "factor")
+        self.factor = _float32(_validate_factor(factor, "factor"))
         if mode not in ("rows", "columns"):
             raise ValueError(
                 "Invalid value for argument `mode`. Expected one of "

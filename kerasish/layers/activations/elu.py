@@ -29,3 +29,8 @@ class ELU(Layer):
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config["alpha"] = self.alpha
+        return config

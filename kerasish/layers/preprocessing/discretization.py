@@ -141,11 +141,7 @@ class Discretization(Layer):
         return {"bin_boundaries": self.bin_boundaries,
                 "num_bins": self.num_bins, "epsilon": self.epsilon,
                 "output_mode": self.output_mode, "sparse": self.sparse,
-                "name": self.name, "dtype": self._dtype_config()}
-
-    def _dtype_config(self):
-        from kerasish.engine.layer import _serialize_policy
-        return _serialize_policy(self.dtype_policy)
+                "name": self.name, "dtype": self.dtype}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

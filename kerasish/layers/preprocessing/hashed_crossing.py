@@ -125,10 +125,9 @@ class HashedCrossing(Layer):
         return KerasTensor(shape, dtype=self.compute_dtype)
 
     def get_config(self):
-        from kerasish.engine.layer import _serialize_policy
         return {"num_bins": self.num_bins, "output_mode": self.output_mode,
                 "sparse": self.sparse, "name": self.name,
-                "dtype": _serialize_policy(self.dtype_policy)}
+                "dtype": self.dtype}
 
     @classmethod
     def from_config(cls, config):
