@@ -78,6 +78,21 @@ def flat_outputs(y_pred, output_names):
     return flat, names
 
 
+def by_output_name(values, names, what, needed=None):
+    """`values[name]` per output name; clear errors for unknown or missing
+    keys (`needed`: the names that must be present, default all)."""
+    unknown = [k for k in values if k not in names]
+    missing = [n for n in (names if needed is None else needed)
+               if n not in values]
+    if unknown or missing:
+        raise ValueError(
+            f"The keys of the `{what}` dict must be the model's output "
+            f"names {list(names)}. Received keys {list(values)}"
+            + (f"; unknown: {unknown}" if unknown else "")
+            + (f"; missing: {missing}" if missing else "") + ".")
+    return [values.get(n) for n in names]
+
+
 def align(values, names, what):
     """Match `values` (single, list or dict) to the flat outputs."""
     n = len(names)
@@ -178,9 +193,9 @@ class CompileMetrics(metrics_module.Metric):
             for m, yt, yp, name in zip(per_output, labels, outputs, names)]
 
     def _flatten(self, y, count):
-        if isinstance(y, dict) and getattr(self, "_names", None) and \
-                all(n in y for n in self._names if n is not None):
-            return [y[n] for n in self._names]
+        names = getattr(self, "_names", None)
+        if isinstance(y, dict) and names and None not in names:
+            return by_output_name(y, names, "y")
         flat = tree.flatten(y)
         if len(flat) != count:
             raise ValueError(
@@ -257,8 +272,10 @@ class CompileLoss(losses_module.Loss):
 
     def build(self, y_true, y_pred):
         outputs, names = flat_outputs(y_pred, self.output_names)
-        labels = self._flatten(y_true, outputs, names)
         losses = align(self._user_loss, names, "loss")
+        self._index = [i for i, loss in enumerate(losses)
+                       if loss is not None]
+        labels = self._flatten(y_true, outputs, names)
         weights = self._weights(names)
         self._entries = []
         for loss, weight, yt, yp, name in zip(losses, weights, labels,
@@ -267,8 +284,6 @@ class CompileLoss(losses_module.Loss):
             if resolved is not None:
                 self._entries.append((len(self._entries), resolved, weight,
                                       name or resolved.name))
-        self._index = [i for i, loss in enumerate(losses)
-                       if loss is not None]
         if len(self._entries) > 1:
             self.metrics = [metrics_module.Mean(name=f"{name}_loss")
                             for _, _, _, name in self._entries]
@@ -284,14 +299,13 @@ class CompileLoss(losses_module.Loss):
         return align(weights, names, "loss_weights")
 
     def _flatten(self, y, outputs, names):
-        if isinstance(y, dict) and all(n in y for n in names
-                                       if n is not None) and names[0]:
-            return [y[n] for n in names]
+        if isinstance(y, dict) and names and None not in names:
+            needed = [names[i] for i in self._index]
+            return by_output_name(y, names, "y", needed)
         flat = tree.flatten(y)
         if len(flat) == len(outputs):
             return flat
-        if len(outputs) > 1 and len(flat) == len(self._index
-                                                 if self.built else []):
+        if len(outputs) > 1 and len(flat) == len(self._index):
             full = [None] * len(outputs)
             for i, value in zip(self._index, flat):
                 full[i] = value

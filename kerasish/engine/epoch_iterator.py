@@ -1,10 +1,15 @@
 """`EpochIterator`: the batches of one epoch, with `steps_per_epoch`.
 
-Without `steps_per_epoch` every epoch is one full pass. With it, batches are
-taken from a pass that continues across epochs, as in Keras (so the first
-pass gives Keras's batches); where Keras then runs out of data and cuts
-epochs short, kerasish starts the next pass (reshuffled) instead. Data that
-is truly exhausted (a finite generator) ends the epoch with Keras's warning.
+Without `steps_per_epoch` every epoch is one full pass over the data. With
+it, batches come from a pass that continues across epochs, as in Keras (so
+the first pass gives Keras's batches); where Keras then runs out of data
+and cuts epochs short, kerasish starts the next pass (reshuffled) when the
+data allows one (arrays, PyDatasets, re-iterable objects). A single-pass
+generator that runs dry ends the epoch early with Keras's "ran out of
+data" warning, and training stops after that epoch (the warning's
+"interrupting training"); Keras instead keeps running epochs on the two
+batches it read ahead. `adapter.on_epoch_begin/on_epoch_end` (a
+PyDataset's hooks) run once around every epoch.
 """
 import warnings
 
@@ -21,11 +26,15 @@ class EpochIterator:
     Args:
         adapter: A `DataAdapter`.
         steps_per_epoch: Batches per epoch, or None for one full pass.
+        restart_each_epoch: Start every epoch from the beginning of the
+            data (evaluation passes) instead of continuing the pass.
     """
 
-    def __init__(self, adapter, steps_per_epoch=None):
+    def __init__(self, adapter, steps_per_epoch=None,
+                 restart_each_epoch=False):
         self.adapter = adapter
         self.steps_per_epoch = steps_per_epoch
+        self.restart_each_epoch = restart_each_epoch
         self._pass = 0
         self._iterator = None
         self._consumed = 0
@@ -37,9 +46,6 @@ class EpochIterator:
             return self.steps_per_epoch
         return self.adapter.num_batches
 
-    def _restartable(self):
-        return self.adapter.num_batches is not None
-
     def _next_batch(self):
         if self._iterator is None:
             self._iterator = iter(self.adapter.get_numpy_iterator(self._pass))
@@ -49,49 +55,67 @@ class EpochIterator:
         except StopIteration:
             self._iterator = None
             self._pass += 1
+            if not self.adapter.restartable:
+                self.exhausted = True
             raise
         self._consumed += 1
         return batch
 
     def enumerate_epoch(self, epoch=None):
         """Yield `(step, batch)` for one epoch."""
-        self.exhausted = False
-        if not self.steps_per_epoch:
-            self.adapter.on_epoch_begin()
-            self._iterator = None
-            for step, batch in enumerate(
-                    self.adapter.get_numpy_iterator(self._pass)):
-                yield step, batch
-            self._pass += 1
+        self.adapter.on_epoch_begin()
+        try:
+            if self.restart_each_epoch or not self.steps_per_epoch:
+                self._iterator = None
+            yield from (self._full_pass() if not self.steps_per_epoch
+                        else self._steps())
+        finally:
             self.adapter.on_epoch_end()
-            return
+
+    def _full_pass(self):
+        step = 0
+        while True:
+            try:
+                batch = self._next_batch()
+            except StopIteration:
+                return
+            yield step, batch
+            step += 1
+
+    def _steps(self):
         for step in range(self.steps_per_epoch):
             batch = self._take()
             if batch is None:
-                self._warn_exhausted()
+                warnings.warn(_RAN_OUT, stacklevel=3)
                 return
             yield step, batch
 
     def _take(self):
         """The next batch, starting a new pass if the data allows it."""
-        try:
-            return self._next_batch()
-        except StopIteration:
-            if not self._restartable():
-                return None
-        try:
-            return self._next_batch()
-        except StopIteration:
-            return None
+        for _ in range(2):
+            try:
+                return self._next_batch()
+            except StopIteration:
+                if self.exhausted:
+                    return None
+        return None
 
-    def _warn_exhausted(self):
-        self.exhausted = True
-        warnings.warn(_RAN_OUT, stacklevel=2)
+    def can_continue(self, more_epochs):
+        """False (with Keras's warning when epochs remain) once single-pass
+        data is used up: training stops instead of running empty epochs."""
+        if not self.exhausted:
+            return True
+        if more_epochs and not self.steps_per_epoch:
+            warnings.warn(_RAN_OUT, stacklevel=2)
+        return False
 
     # -- state for bit-exact resume ---------------------------------------------
     def get_state(self):
+        # Only a pass continuing across epochs has a cursor worth saving;
+        # a full-pass epoch restarts its pass anyway.
+        resumable = self._iterator is not None and self.steps_per_epoch
         return {"pass": self._pass, "consumed": self._consumed
-                if self._iterator is not None else 0,
+                if resumable else 0,
                 "seed": getattr(self.adapter, "seed", None)}
 
     def set_state(self, state):

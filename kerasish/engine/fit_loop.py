@@ -12,7 +12,8 @@
 import numpy as np
 
 from kerasish import tree
-from kerasish.engine.data_adapters import (get_data_adapter,
+from kerasish.engine.data_adapters import (CachingDataAdapter,
+                                           get_data_adapter,
                                            unpack_x_y_sample_weight)
 from kerasish.engine.data_adapters.array_slicing import train_validation_split
 from kerasish.engine.epoch_iterator import EpochIterator
@@ -100,7 +101,11 @@ class FitLoop:
         adapter = get_data_adapter(
             vx, vy, vsw, a["validation_batch_size"] or a["batch_size"],
             a["validation_steps"], shuffle=False)
-        return EpochIterator(adapter, a["validation_steps"])
+        if not adapter.restartable:
+            # A generator is read once; later validations replay it.
+            adapter = CachingDataAdapter(adapter)
+        return EpochIterator(adapter, a["validation_steps"],
+                             restart_each_epoch=True)
 
     def _train(self):
         from kerasish.callbacks.training_state import interrupt_guard
@@ -125,6 +130,8 @@ class FitLoop:
                     if model.stop_training or state.interrupt_requested:
                         state.interrupted = state.interrupt_requested
                         break
+                    if not self.iterator.can_continue(epoch + 1 < epochs):
+                        break   # single-pass data used up
                 if state.interrupted:
                     cbs.on_train_interrupted(*state.last_batch,
                                              state.last_batch_logs)

@@ -8,3 +8,4 @@ from kerasish.engine.data_adapters.utils import (  # noqa: F401
 from kerasish.saving.object_registration import (  # noqa: F401
     register_keras_serializable, get_registered_name,
     get_registered_object, custom_object_scope, get_custom_objects)
+from kerasish.utils.py_dataset import PyDataset, Sequence  # noqa: F401

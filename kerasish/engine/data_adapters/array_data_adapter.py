@@ -48,7 +48,17 @@ def convert_array(x, name):
     return x
 
 
+def _is_number_list(x):
+    return isinstance(x, (list, tuple)) and len(x) > 0 and all(
+        np.isscalar(v) or _is_number_list(v) for v in x)
+
+
 def convert_arrays(structure, name):
+    """Arrays for a structure of array-likes; a (nested) list of plain
+    numbers (or strings) is one array, as tf.keras read it, not a
+    structure of scalars."""
+    if _is_number_list(structure):
+        return convert_array(np.asarray(structure), name)
     return tree.map_structure(lambda a: convert_array(a, name), structure)
 
 

@@ -25,6 +25,12 @@ class DataAdapter:
     def partial_batch_size(self):
         return None
 
+    @property
+    def restartable(self):
+        """Whether a new pass can start after one ends (False for a
+        single-pass generator)."""
+        return True
+
     def get_numpy_iterator(self, epoch=0):
         raise NotImplementedError(
             f"{type(self).__name__} must implement get_numpy_iterator().")

@@ -56,31 +56,51 @@ def check_data_cardinality(data):
     return sizes.pop() if sizes else 0
 
 
-def class_weight_to_sample_weights(y, class_weight):
-    """Per-sample weights from `{class: weight}` (missing classes get 1)."""
-    if tree.is_nested(y):
+def _class_weight_table(class_weight):
+    if not isinstance(class_weight, dict):
         raise ValueError(
-            "`class_weight` is only supported for Models with a single "
-            "output.")
+            "Expected `class_weight` to be a dict mapping class indices to "
+            f"weights. Received: class_weight={class_weight!r:.200}")
     weights = {}
     for key, value in class_weight.items():
         try:
-            weights[int(key)] = float(value)
+            index, weight = int(key), float(value)
         except (TypeError, ValueError):
             raise ValueError(
                 "Expected `class_weight` to be a dict with integer class "
                 f"indices as keys. Received: class_weight={class_weight}"
             ) from None
+        if index < 0:
+            raise ValueError(
+                "`class_weight` keys must be non-negative class indices. "
+                f"Received: class_weight={class_weight}")
+        weights[index] = weight
+    return weights
+
+
+def class_weight_to_sample_weights(y, class_weight):
+    """Per-sample weights from `{class: weight}` (missing classes get 1).
+
+    Labels are arg-maxed when `y`'s last axis is longer than 1 (one-hot),
+    squeezed when it is 1, then rounded to integers, as Keras does.
+
+    >>> class_weight_to_sample_weights(np.array([0, 1, 2]), {1: 5.0})
+    array([1., 5., 1.], dtype=float32)
+    """
+    if tree.is_nested(y):
+        raise ValueError(
+            "`class_weight` is only supported for Models with a single "
+            "output.")
+    weights = _class_weight_table(class_weight)
     y = np.asarray(y)
     if y.ndim > 1:
         y = np.argmax(y, axis=-1) if y.shape[-1] != 1 else \
             np.squeeze(y, axis=-1)
     labels = np.round(y).astype("int64")
-    table_size = max(max(weights) + 1, int(labels.max()) + 1 if labels.size
-                     else 1, 1)
-    table = np.ones(table_size, dtype=config.floatx())
+    size = max([max(weights, default=-1) + 1] +
+               [int(labels.max()) + 1 if labels.size else 1])
+    table = np.ones(max(size, 1), dtype=config.floatx())
     for key, value in weights.items():
-        if key >= 0:
-            table[key] = value
-    safe = np.clip(labels, 0, table_size - 1)
+        table[key] = value
+    safe = np.clip(labels, 0, table.size - 1)
     return np.where(labels >= 0, table[safe], 1.0).astype(config.floatx())
