@@ -21,6 +21,8 @@ with open(os.path.join(FIXTURES, "ops_reference.json")) as _f:
 
 
 def _flatten(value):
+    if isinstance(value, dict):
+        return [leaf for key in sorted(value) for leaf in _flatten(value[key])]
     if isinstance(value, (list, tuple)):
         return [leaf for item in value for leaf in _flatten(item)]
     return [value]
