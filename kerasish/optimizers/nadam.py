@@ -52,6 +52,9 @@ class Nadam(Optimizer):
             var_list, ["momentum", "velocity"])
         self._u_product = self.add_variable((), dtype=dtype,
                                             name="variable", value=1.0)
+        # Keras creates it outside the optimizer's name scope (legacy .h5
+        # files list it as "variable").
+        self._u_product.path = "variable"
 
     def _update_all(self, grads, variables, learning_rate):
         # The momentum product advances once per step, before the updates.

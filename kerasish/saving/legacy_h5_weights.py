@@ -77,19 +77,35 @@ def _top_level_weights(model):
     return [v for v in own if id(v) in ids]
 
 
-def _save_subset(group, weights):
-    names = [str(w.path).encode("utf8") for w in weights]
-    if len(set(names)) != len(names):
-        raise ValueError(
-            "Cannot save weights in the legacy .h5 format: several weights "
-            f"share a path in group '{group.name}': "
-            f"{[n.decode() for n in names]}. Give the weights distinct "
-            "names, or save to `.keras`.")
+def _unique_names(variables):
+    """Weight paths as dataset names, made unique.
+
+    Some Keras variable paths repeat (Adafactor names its factored slots
+    after the variable's bare name), which makes Keras itself fail to
+    write the file; repeats get a `_1`, `_2`... suffix instead. Loading
+    reads by the listed names, so such files load in Keras too.
+    """
+    names, seen = [], {}
+    for variable in variables:
+        name = str(variable.path)
+        if name in seen:
+            seen[name] += 1
+            name = f"{name}_{seen[name]}"
+        seen.setdefault(name, 0)
+        names.append(name.encode("utf8"))
+    return names
+
+
+def _write_datasets(group, names, variables):
     save_attributes(group, "weight_names", names)
-    for name, weight in zip(names, weights):
-        value = np.asarray(weight.numpy())
+    for name, variable in zip(names, variables):
+        value = np.asarray(variable.numpy())
         dataset = group.create_dataset(name, value.shape, dtype=value.dtype)
         dataset[()] = value
+
+
+def _save_subset(group, weights):
+    _write_datasets(group, _unique_names(weights), weights)
 
 
 def save_weights_to_hdf5_group(group, model):
@@ -114,15 +130,9 @@ def save_weights_to_hdf5_group(group, model):
 
 def save_optimizer_weights(h5file, optimizer):
     variables = list(optimizer.variables)
-    if not variables:
-        return
-    group = h5file.create_group("optimizer_weights")
-    names = [str(v.path).encode("utf8") for v in variables]
-    save_attributes(group, "weight_names", names)
-    for name, variable in zip(names, variables):
-        value = np.asarray(variable.numpy())
-        dataset = group.create_dataset(name, value.shape, dtype=value.dtype)
-        dataset[()] = value
+    if variables:
+        group = h5file.create_group("optimizer_weights")
+        _write_datasets(group, _unique_names(variables), variables)
 
 
 # -- reading ------------------------------------------------------------------

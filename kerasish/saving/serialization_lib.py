@@ -306,7 +306,7 @@ def resolve_class(config, custom_objects=None, module_objects=None):
     if name in table:
         return table[name]
     if module == "keras" or module.startswith("keras.") or not module:
-        for table in registry._BUILTINS.values():
+        for table in _fallback_tables():
             obj = table.get(name)
             if isinstance(obj, type):
                 return obj
@@ -315,6 +315,19 @@ def resolve_class(config, custom_objects=None, module_objects=None):
         "decorated with `@kerasish.saving.register_keras_serializable()` "
         "or passed in `custom_objects`; kerasish never imports modules "
         f"named in a file. Full object config: {config!r:.500}")
+
+
+# Legacy configs name layers without a module, and the families that are
+# not layers pass their own tables; so a bare name means a layer or model
+# first (`Identity` is also an initializer).
+_FIRST = ("keras.layers", "keras", "keras.src.models.functional",
+          "keras.src.models.model")
+
+
+def _fallback_tables():
+    yield from (registry.builtins_of(m) for m in _FIRST)
+    yield from (table for module, table in registry._BUILTINS.items()
+                if module not in _FIRST)
 
 
 def instantiate(cls, config, custom_objects=None, safe_mode=True):

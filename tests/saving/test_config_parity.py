@@ -23,7 +23,7 @@ with open(os.path.join(interop.FIXTURES, "configs.json")) as _f:
 KNOWN_DIFFERENCES = {
     # Keras's Identity has no get_config, so its `gain` is lost on a round
     # trip; kerasish keeps it (Keras's from_config accepts it).
-    "keras.initializers.Identity": {"/config/gain: extra 1.0"},
+    "keras.initializers.Identity": {"/config/gain: extra (1.0)"},
     # The bare base class, never saved on its own: Keras names it
     # `keras.Layer` and its auto-config lists the base constructor's own
     # arguments.

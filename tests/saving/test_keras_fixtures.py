@@ -23,7 +23,8 @@ UNLOADABLE = {("subclassed", ".h5")}
 
 
 LOADABLE = [(name, ext) for name in interop.NAMES for ext in MODEL_FORMATS
-            if (name, ext) not in UNLOADABLE]
+            if ext in interop.info(name)["formats"] and
+            (name, ext) not in UNLOADABLE]
 RESUMABLE = [(name, ext) for name, ext in LOADABLE
              if interop.info(name)["exact_resume"]]
 
@@ -56,7 +57,15 @@ def test_training_resumes_where_keras_stopped(name, ext):
     expected = Expected(name)
     model = _load(name, ext)
     model.train_on_batch(expected.x, expected.y)
-    assert_allclose_tree(model.get_weights(), expected.after, atol=2e-6)
+    for got, after, before in zip(model.get_weights(), expected.after,
+                                  expected.weights):
+        # A weight whose true gradient is zero (an attention key bias:
+        # softmax ignores it) moves by rounding noise that Adam-like
+        # optimizers normalize; only its step's size is reproducible.
+        step = np.max(np.abs(after - before), initial=0.0)
+        atol = 2 * step if step < 1e-4 else 2e-6
+        np.testing.assert_allclose(got, after, atol=max(atol, 2e-6),
+                                   rtol=1e-5)
 
 
 def _fresh(name):
@@ -64,7 +73,7 @@ def _fresh(name):
     return families.FAMILIES[name](kerasish).model
 
 
-@pytest.mark.parametrize("name", interop.NAMES)
+@pytest.mark.parametrize("name", interop.with_format(".weights.h5"))
 def test_load_weights_from_keras_weights_h5(name):
     expected = Expected(name)
     model = _fresh(name)
@@ -82,7 +91,8 @@ def test_load_weights_from_keras_weights_h5(name):
 
 
 @pytest.mark.parametrize("by_name", [False, True])
-@pytest.mark.parametrize("name", sorted(set(interop.NAMES) - {"subclassed"}))
+@pytest.mark.parametrize("name", sorted(set(interop.with_format(".h5")) -
+                                         {"subclassed"}))
 def test_load_weights_from_keras_legacy_h5(name, by_name):
     expected = Expected(name)
     model = _fresh(name)
