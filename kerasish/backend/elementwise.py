@@ -97,6 +97,21 @@ def _fmod_vjp_b(g, out, a, b):
 fmod.defvjps(_fmod_vjp_a, _fmod_vjp_b)
 
 
+@primitive
+def mod(a, b):
+    """Floor-division remainder (sign of the divisor), for floats."""
+    with np.errstate(**_quiet):
+        return np.mod(a, b)
+
+
+def _mod_vjp_b(g, out, a, b):
+    with np.errstate(**_quiet):
+        return unbroadcast(-g * np.floor(np.divide(a, b)), b)
+
+
+mod.defvjps(_fmod_vjp_a, _mod_vjp_b)
+
+
 # -- Bessel functions ------------------------------------------------------------
 def bessel_i1(x):
     """Modified Bessel function I1 (numpy has only i0).

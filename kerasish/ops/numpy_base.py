@@ -113,7 +113,9 @@ floor_divide = _binary(
     M.floor_divide, "floor_divide", "Largest integer `<= x1 / x2`.",
     "floor_divide([7, -7], 2).numpy()\n    array([ 3, -4], dtype=int32)")
 mod = _binary(
-    M.mod, "mod", "Remainder of floor division (sign of the divisor).",
+    lambda a, b: (E.mod if _kind(a) == "f" or _kind(b) == "f" else M.mod)(
+        a, b), "mod", "Remainder of floor division (sign of the divisor); "
+    "differentiable for floats.",
     "mod([7, -7], 3).numpy()\n    array([1, 2], dtype=int32)")
 equal = _binary(M.equal, "equal", "`x1 == x2` elementwise.",
                 "equal([1, 2], 2).numpy()\n    array([False,  True])")
