@@ -164,3 +164,4 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     norm = knp.power(knp.sum(knp.power(knp.absolute(x), order), axis=axis,
                              keepdims=True), 1.0 / order)
     return knp.divide(x, knp.maximum(norm, eps))
+from kerasish.ops.nn_extra import *  # noqa: F401,F403,E402
