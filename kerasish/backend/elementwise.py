@@ -131,7 +131,9 @@ def bessel_i1(x):
 
 @primitive
 def i0(x):
-    return np.i0(x).astype(np.asarray(x).dtype, copy=False)
+    # float64 evaluation: numpy's float32 series gives i0(0) = 0.99999994.
+    x = np.asarray(x)
+    return np.i0(x.astype(np.float64)).astype(x.dtype, copy=False)
 
 
 @i0.defvjp

@@ -183,7 +183,7 @@ def dtype(x):
 
     Example:
 
-    >>> dtype([1, 2])
+    >>> dtype(np.zeros(2, "int64"))
     'int64'
     """
     return dtypes_module.standardize_dtype(np.asarray(to_array(x)).dtype

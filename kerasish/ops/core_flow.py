@@ -184,7 +184,7 @@ def vectorized_map(function, elements):
 
     Example:
 
-    >>> vectorized_map(lambda x: x.sum(), np.ones((3, 2))).numpy()
+    >>> vectorized_map(lambda x: x[0] + x[1], np.ones((3, 2))).numpy()
     array([2., 2., 2.])
     """
     return map(function, elements)

@@ -7,6 +7,8 @@ groups of the right side), so it is differentiable.
 import math
 import re
 
+import numpy as np  # noqa: F401  (used by the docstring examples)
+
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.numpy_shape import reshape, transpose
 from kerasish.ops.symbolic import keras_op

@@ -255,7 +255,7 @@ def lstsq(a, b, rcond=None):
 
     Example:
 
-    >>> lstsq([[1.0], [1.0]], [1.0, 3.0]).numpy()
+    >>> np.round(lstsq([[1.0], [1.0]], [1.0, 3.0]).numpy(), 5)
     array([2.], dtype=float32)
     """
     a, b = knp._promote(_float(a), convert_to_tensor(b))
@@ -365,8 +365,8 @@ def qr(x, mode="reduced"):
     array([[5., 4.],
            [0., 3.]], dtype=float32)
     """
-    specs = _qr_spec(x, mode)
     x = _float(x)
+    specs = _qr_spec(x, mode)
     packed = LD.qr(x, mode=mode)
     return tuple(LD.unpack_tensor(packed, [s.shape[-2:] for s in specs]))
 

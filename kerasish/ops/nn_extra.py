@@ -69,8 +69,8 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
 
     Example:
 
-    >>> unfold(np.arange(16.0).reshape(1, 1, 4, 4), 2, stride=2)[0, :, 0]
-    ... .numpy()
+    >>> columns = unfold(np.arange(16.0).reshape(1, 1, 4, 4), 2, stride=2)
+    >>> columns[0, :, 0].numpy()
     array([0., 1., 4., 5.])
     """
     x = convert_to_tensor(x)
@@ -165,8 +165,8 @@ def depth_to_space(x, block_size, data_format="channels_last"):
 
     Example:
 
-    >>> depth_to_space(np.arange(4.0).reshape(1, 1, 1, 4), 2)[0, :, :, 0]
-    ... .numpy()
+    >>> out = depth_to_space(np.arange(4.0).reshape(1, 1, 1, 4), 2)
+    >>> out[0, :, :, 0].numpy()
     array([[0., 1.],
            [2., 3.]])
     """

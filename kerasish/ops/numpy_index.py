@@ -296,8 +296,8 @@ def select(condlist, choicelist, default=0):
     Example:
 
     >>> select([np.array([True, False]), np.array([True, True])],
-    ...        [np.array([1, 2]), np.array([3, 4])], default=0).numpy()
-    array([1, 4], dtype=int32)
+    ...        [np.array([1, 2]), np.array([3, 4])], default=0).numpy().tolist()
+    [1, 4]
     """
     if not isinstance(condlist, (list, tuple)) or \
             not isinstance(choicelist, (list, tuple)):

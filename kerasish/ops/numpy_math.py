@@ -319,7 +319,7 @@ def sinc(x):
     Example:
 
     >>> sinc([0.0, 0.5]).numpy()
-    array([1.       , 0.6366198], dtype=float32)
+    array([1.        , 0.63661975], dtype=float32)
     """
     x = _float(x)
     at_zero = equal(x, 0)

@@ -101,7 +101,7 @@ def corrcoef(x):
     Example:
 
     >>> corrcoef([[1.0, 2.0, 4.0], [2.0, 1.0, 0.0]]).numpy()[0, 1]
-    np.float32(-0.9819805)
+    np.float32(-0.98198056)
     """
     x = _float(x)
     if x.ndim not in (1, 2):
