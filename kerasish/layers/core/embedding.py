@@ -5,6 +5,7 @@ import numpy as np
 
 from kerasish import constraints, initializers, ops, regularizers
 from kerasish.backend import shape as S
+from kerasish.backend.tensor import Tensor
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.saving.object_registration import builtin
@@ -88,14 +89,15 @@ class Embedding(Layer):
         self.built = True
 
     def call(self, inputs):
-        ids = inputs._value if hasattr(inputs, "_value") else \
+        ids = inputs._value if isinstance(inputs, Tensor) else \
             np.asarray(inputs)
-        if ids.dtype != np.int32 and ids.dtype != np.int64:
+        if ids.dtype.kind not in "iu":
             ids = ids.astype(np.int32)
         self._check_ids(ids)
         outputs = S.take(self.embeddings, ids, axis=0)
-        if outputs.dtype != self.compute_dtype:
-            outputs = ops.cast(outputs, self.compute_dtype)
+        dtype = np.dtype(self.compute_dtype)
+        if outputs._value.dtype != dtype:
+            outputs = ops.cast(outputs, dtype)
         return outputs
 
     def _check_ids(self, ids):

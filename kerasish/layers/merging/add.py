@@ -1,5 +1,7 @@
 """`Add` and its functional form `add`."""
 from kerasish import ops
+from kerasish.backend import math as M
+from kerasish.backend.tensor import Tensor
 from kerasish.layers.merging.base_merge import Merge
 from kerasish.saving.object_registration import builtin
 
@@ -15,9 +17,12 @@ class Add(Merge):
     """
 
     def _merge_function(self, inputs):
+        same = all(type(x) is Tensor for x in inputs) and \
+            len({x._value.dtype for x in inputs}) == 1
+        add = M.add if same else ops.add
         output = inputs[0]
         for x in inputs[1:]:
-            output = ops.add(output, x)
+            output = add(output, x)
         return output
 
 

@@ -1,5 +1,7 @@
 """`Concatenate` and its functional form `concatenate`."""
 from kerasish import ops
+from kerasish.backend import shape as S
+from kerasish.backend.tensor import Tensor
 from kerasish.layers.merging.base_merge import Merge
 from kerasish.saving.object_registration import builtin
 
@@ -29,6 +31,11 @@ class Concatenate(Merge):
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)):
             return super().call(inputs)
+        if all(type(x) is Tensor for x in inputs) and \
+                len({x._value.dtype for x in inputs}) == 1:
+            # Same-dtype tensors (the usual case) skip the op-level dtype
+            # promotion: this layer sits on the hot path of wide models.
+            return S.concatenate(*inputs, axis=self.axis)
         return ops.concatenate(list(inputs), axis=self.axis)
 
     def _mismatch(self, input_shape):
