@@ -38,7 +38,14 @@ class Operation:
 
 
 # Keras names op classes in CamelCase; a few differ from the function name.
-_OP_CLASS_NAMES = {"getitem": "GetItem"}
+_OP_CLASS_NAMES = {
+    "getitem": "GetItem", "allclose": "AllClose", "cdist": "CDist",
+    "ctc_decode": "CTCDecode", "ctc_loss": "CTCLoss", "fft": "FFT",
+    "fft2": "FFT2", "ifft2": "IFFT2", "rfft": "RFFT", "irfft": "IRFFT",
+    "stft": "STFT", "istft": "ISTFT", "hsv_to_rgb": "HSVToRGB",
+    "rgb_to_grayscale": "RGBToGrayscale", "rgb_to_hsv": "RGBToHSV",
+    "isin": "IsIn", "jvp": "JVP", "psnr": "PSNR", "ssim": "SSIM",
+    "svd": "SVD", "searchsorted": "SearchSorted"}
 
 
 def op_class_name(op_name):

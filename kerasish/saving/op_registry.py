@@ -97,7 +97,9 @@ def is_legacy_op_entry(data):
 def _find_op(class_name):
     from kerasish import ops
     from kerasish.engine.operation import op_class_name
-    candidates = {name: fn for name, fn in vars(ops).items()
+    # keras.ops.image ops are not in the top-level namespace.
+    scope = ops.image if OPS.get(class_name, ("",))[0] == "image" else ops
+    candidates = {name: fn for name, fn in vars(scope).items()
                   if callable(fn) and not name.startswith("_")
                   and op_class_name(name) == class_name}
     snake = to_snake_case(class_name)
