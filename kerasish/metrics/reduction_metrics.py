@@ -43,7 +43,19 @@ def _is_scalar(x):
 
 @builtin(_MODULE)
 class Sum(Metric):
-    """Running (weighted) sum of the values given."""
+    """Running (weighted) sum of the values given.
+
+    Args:
+        name: Metric name. Defaults to `"sum"`.
+        dtype: Dtype of the state and result (default floatx).
+
+    Example:
+
+    >>> m = Sum()
+    >>> m.update_state([1.0, 3.0], sample_weight=[1.0, 0.5])
+    >>> float(m.result())
+    2.5
+    """
 
     def __init__(self, name="sum", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -62,6 +74,14 @@ class Sum(Metric):
 @builtin(_MODULE)
 class Mean(Metric):
     """Running (weighted) mean of the values given.
+
+    With `sample_weight`, the result is `sum(w * v) / sum(w)`.
+
+    Args:
+        name: Metric name. Defaults to `"mean"`.
+        dtype: Dtype of the state and result (default floatx).
+
+    Example:
 
     >>> m = Mean()
     >>> m.update_state([1.0, 3.0, 5.0, 7.0])
@@ -107,7 +127,26 @@ class Mean(Metric):
 
 @builtin(_MODULE)
 class MeanMetricWrapper(Mean):
-    """Mean of `fn(y_true, y_pred, **kwargs)` over all samples seen."""
+    """Mean of `fn(y_true, y_pred, **kwargs)` over all samples seen.
+
+    Wrapping a loss function (the same objects as in `kerasish.losses`)
+    marks the metric as one to minimise (`_direction = "down"`), which
+    callbacks in `mode="auto"` read.
+
+    Args:
+        fn: The per-sample function `fn(y_true, y_pred, **kwargs)`.
+        name: Metric name.
+        dtype: Dtype of the state and result (default floatx).
+        **kwargs: Keyword arguments passed to `fn`.
+
+    Example:
+
+    >>> from kerasish import losses
+    >>> m = MeanMetricWrapper(losses.mean_absolute_error, name="l1")
+    >>> m.update_state([[0.0, 1.0]], [[1.0, 1.0]])
+    >>> float(m.result()), m._direction
+    (0.5, 'down')
+    """
 
     def __init__(self, fn, name=None, dtype=None, **kwargs):
         super().__init__(name=name, dtype=dtype)

@@ -8,7 +8,8 @@ from kerasish.saving.object_registration import builtin
 
 @builtin("keras.optimizers", "adam")
 class Adam(Optimizer):
-    """Adam, with Keras 3's update order (so float32 results match):
+    """Adam (Kingma & Ba, 2014), in Keras 3's update order (so float32
+    results match Keras's):
 
         alpha = lr * sqrt(1 - beta_2^t) / (1 - beta_1^t)
         m += (g - m) * (1 - beta_1);  v += (g^2 - v) * (1 - beta_2)
@@ -19,12 +20,25 @@ class Adam(Optimizer):
     moves, but the gradient is never materialised as a dense table.
 
     Args:
-        learning_rate: Float or schedule. Defaults to 0.001.
+        learning_rate: Float, schedule or callable. Defaults to 0.001.
         beta_1: Decay of the first moment. Defaults to 0.9.
         beta_2: Decay of the second moment. Defaults to 0.999.
         epsilon: Numerical fuzz. Defaults to 1e-7.
-        amsgrad: Use the AMSGrad variant. Defaults to False.
-        **kwargs: The common optimizer arguments (see `Optimizer`).
+        amsgrad: Use the AMSGrad variant (the maximum of past second
+            moments). Defaults to False.
+        weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema,
+        ema_momentum, ema_overwrite_frequency, loss_scale_factor,
+        gradient_accumulation_steps, name: See `Optimizer`.
+
+    Example:
+
+    >>> import numpy as np
+    >>> import kerasish
+    >>> w = kerasish.Variable([1.0, -1.0])
+    >>> _ = Adam(learning_rate=0.1).apply([np.array([0.5, -2.0], "float32")],
+    ...                                   [w])
+    >>> np.round(w.numpy().astype(float), 4).tolist()
+    [0.9, -0.9]
     """
 
     _supports_sparse = True

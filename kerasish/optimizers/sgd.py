@@ -14,10 +14,12 @@ class SGD(Optimizer):
     `w += momentum * m - lr * g`); without momentum `w -= lr * g`.
 
     Args:
-        learning_rate: Float or schedule. Defaults to 0.01.
-        momentum: Float >= 0. Defaults to 0.
+        learning_rate: Float, schedule or callable. Defaults to 0.01.
+        momentum: Float in [0, 1]. Defaults to 0.
         nesterov: Use Nesterov momentum. Defaults to False.
-        **kwargs: The common optimizer arguments (see `Optimizer`).
+        weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema,
+        ema_momentum, ema_overwrite_frequency, loss_scale_factor,
+        gradient_accumulation_steps, name: See `Optimizer`.
 
     Example:
 
