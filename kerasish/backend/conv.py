@@ -56,10 +56,11 @@ def im2col(x, kernel_size, strides, pads, dilation, groups=1):
     xp = W.pad_spatial(x, pads)
     out = W.output_sizes(x.shape[1:-1], pads,
                          W.dilated(kernel_size, dilation), strides)
-    view = W.window_view(xp, kernel_size, strides, dilation, out)
     rows = x.shape[0] * math.prod(out)
     if groups == 1:
-        return view.reshape(1, rows, -1), out
+        cols = W.gather_windows(xp, kernel_size, strides, dilation, out)
+        return cols.reshape(1, rows, -1), out
+    view = W.window_view(xp, kernel_size, strides, dilation, out)
     split = view.reshape(view.shape[:-1] + (groups, -1))
     return np.moveaxis(split, -2, 0).reshape(groups, rows, -1), out
 

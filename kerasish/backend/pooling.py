@@ -42,17 +42,54 @@ def max_pool(x, *, pool_size, strides, pads):
 
 @max_pool.defvjp
 def _max_pool_vjp(g, out, x, *, pool_size, strides, pads):
+    if tuple(strides) == tuple(pool_size) and \
+            not any(lo or hi for lo, hi in pads):
+        return (_tiled_max_grad(g, out, x, pool_size),)
     xp = W.pad_spatial(x, pads, -np.inf)
     dxp = np.zeros(xp.shape, dtype=g.dtype)
     offsets, _ = _geometry(x, pool_size, strides, pads)
-    unclaimed = np.ones(out.shape, dtype=bool)
     hit = np.empty(out.shape, dtype=bool)
+    taken = np.zeros(out.shape, dtype=bool)
     for _, where in offsets:
         np.equal(xp[where], out, out=hit)
-        hit &= unclaimed
-        unclaimed &= ~hit
+        np.greater(hit, taken, out=hit)     # a max not claimed before
+        taken |= hit
         dxp[where] += g * hit
     return (W.crop_spatial(dxp, pads),)
+
+
+def _tiled_max_grad(g, out, x, pool_size):
+    """Max-pool VJP when the windows tile the input (stride == pool).
+
+    The input (cropped to the tiled part) is viewed as `(N, o1, p1, o2,
+    p2, ..., C)`, compared with the pooled maxima in one pass, the ties
+    resolved in place (first maximum wins), and the gradient written with
+    one broadcast product: a few passes instead of several per offset.
+    """
+    out_sizes = out.shape[1:-1]
+    tiled = tuple(o * p for o, p in zip(out_sizes, pool_size))
+    xc = x[W.spatial_index(slice(0, t) for t in tiled)]
+    split = (x.shape[0],) + sum(zip(out_sizes, pool_size), ()) + \
+        (x.shape[-1],)
+    spread = (x.shape[0],) + sum(((o, 1) for o in out_sizes), ()) + \
+        (x.shape[-1],)
+    hits = np.equal(xc.reshape(split), out.reshape(spread))
+    taken = None
+    for offset in np.ndindex(*pool_size):
+        index = (slice(None),) + sum(((slice(None), i) for i in offset),
+                                     ()) + (slice(None),)
+        hit = hits[index]
+        if taken is None:
+            taken = hit.copy()
+            continue
+        np.greater(hit, taken, out=hit)
+        taken |= hit
+    grad = np.multiply(g.reshape(spread), hits).reshape(xc.shape)
+    if tiled == x.shape[1:-1]:
+        return grad
+    dx = np.zeros(x.shape, dtype=grad.dtype)
+    dx[W.spatial_index(slice(0, t) for t in tiled)] = grad
+    return dx
 
 
 def _window_counts(x, pool_size, strides, pads):

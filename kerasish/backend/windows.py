@@ -78,6 +78,24 @@ def window_view(xp, kernel, strides, dilation, out):
     return as_strided(xp, shape, steps, writeable=False)
 
 
+def gather_windows(xp, kernel, strides, dilation, out):
+    """Contiguous copy of `window_view` (the im2col matrix, unflattened).
+
+    With few channels numpy's generic strided copy moves one element at a
+    time, so the copy goes offset by offset instead (rows of `out[-1]`
+    contiguous values); with many channels the one-call copy is faster.
+    """
+    if xp.shape[-1] >= 16:
+        return np.ascontiguousarray(
+            window_view(xp, kernel, strides, dilation, out))
+    cols = np.empty((xp.shape[0],) + tuple(out) + tuple(kernel) +
+                    (xp.shape[-1],), dtype=xp.dtype)
+    lead = (slice(None),) * (1 + len(out))
+    for offset, where in offset_slices(kernel, strides, dilation, out):
+        cols[lead + offset] = xp[where]
+    return cols
+
+
 def offset_slices(kernel, strides, dilation, out):
     """For each kernel offset: the slice of the padded input it reads.
 

@@ -59,15 +59,39 @@ def layer_error(layer, error):
                       f"{error}")
 
 
-def add_bias_and_activate(layer, outputs):
+def bias_and_activation(outputs, bias, activation, data_format):
     """Unfused tail of a conv layer: `activation(outputs + bias)`."""
-    if layer.bias is not None:
+    if bias is not None:
         rank = len(outputs.shape) - 2
-        shape = ((1,) * (rank + 1) + (-1,)
-                 if layer.data_format == "channels_last"
+        shape = ((1,) * (rank + 1) + (-1,) if data_format == "channels_last"
                  else (1, -1) + (1,) * rank)
-        outputs = ops.add(outputs, ops.reshape(layer.bias, shape))
-    return layer.activation(outputs)
+        outputs = ops.add(outputs, ops.reshape(ops.cast(bias, outputs.dtype),
+                                               shape))
+    return activation(outputs)
+
+
+def layer_geometry(layer, input_shape, kernel_shape, strides, padding,
+                   dilation):
+    """`conv_geometry` with errors naming `layer`."""
+    try:
+        return conv_geometry(tuple(input_shape), tuple(kernel_shape),
+                             strides, padding, dilation, layer.data_format)
+    except ValueError as e:
+        raise layer_error(layer, e) from None
+
+
+def run_conv(layer, inputs, kernel, bias, activation, geometry):
+    """One convolution (kernel in `ops.conv`'s layout) in `layer`'s data
+    format, then `bias` and `activation`: a single fused primitive when
+    the dtypes agree (with the ReLU folded in), separate ops otherwise."""
+    if bias is not None and bias.dtype == kernel.dtype == inputs.dtype:
+        relu = activation is activations.relu
+        out = fused_conv(inputs, kernel, bias, relu, *geometry,
+                         layer.data_format)
+        return out if relu else activation(out)
+    out = fused_conv(inputs, ops.cast(kernel, inputs.dtype), None, False,
+                     *geometry, layer.data_format)
+    return bias_and_activation(out, bias, activation, layer.data_format)
 
 
 class BaseConv(Layer):
@@ -155,28 +179,16 @@ class BaseConv(Layer):
             left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
             shape = _grow_causal(shape, left, self.data_format)
             padding = "valid"
-        try:
-            strides, pads, dilation, groups = conv_geometry(
-                shape, tuple(self.kernel.shape), self.strides, padding,
-                self.dilation_rate, self.data_format)
-        except ValueError as e:
-            raise layer_error(self, e) from None
+        strides, pads, dilation, groups = layer_geometry(
+            self, shape, self.kernel.shape, self.strides, padding,
+            self.dilation_rate)
         if self.padding == "causal":
             pads = ((left, 0),)
         return strides, pads, dilation, groups
 
-    # -- calling -------------------------------------------------------------
     def call(self, inputs):
-        geometry = self._geometry(inputs.shape)
-        if self.bias is not None and inputs.dtype == self.kernel.dtype:
-            relu = self.activation is activations.relu
-            outputs = fused_conv(inputs, self.kernel, self.bias,
-                                          relu, *geometry, self.data_format)
-            return outputs if relu else self.activation(outputs)
-        kernel = ops.cast(self.kernel, inputs.dtype)
-        outputs = fused_conv(inputs, kernel, None, False,
-                                      *geometry, self.data_format)
-        return add_bias_and_activate(self, outputs)
+        return run_conv(self, inputs, self.kernel, self.bias,
+                        self.activation, self._geometry(inputs.shape))
 
     def compute_output_shape(self, input_shape):
         return conv_output_shape(self, input_shape, self.filters)

@@ -9,7 +9,7 @@ from kerasish.backend import config as backend_config
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.convolutional.base_conv import (
-    add_bias_and_activate, check_input, check_strides_and_dilation,
+    bias_and_activation, check_input, check_strides_and_dilation,
     common_config, layer_error, positive_int, spatial_args)
 from kerasish.ops.conv import (
     spatial_tuple, standardize_padding, transpose_padding)
@@ -91,7 +91,8 @@ class BaseConvTranspose(Layer):
             inputs, kernel, strides=self.strides, padding=self.padding,
             output_padding=self.output_padding,
             data_format=self.data_format, dilation_rate=self.dilation_rate)
-        return add_bias_and_activate(self, outputs)
+        return bias_and_activation(outputs, self.bias, self.activation,
+                                   self.data_format)
 
     def compute_output_shape(self, input_shape):
         input_shape = tuple(input_shape)

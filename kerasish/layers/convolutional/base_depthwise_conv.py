@@ -13,8 +13,8 @@ from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.convolutional.base_conv import (
     check_input, check_strides_and_dilation, common_config,
-    conv_output_shape, layer_error, positive_int, spatial_args)
-from kerasish.ops.conv import conv_geometry, fused_conv, standardize_padding
+    conv_output_shape, layer_geometry, positive_int, run_conv, spatial_args)
+from kerasish.ops.conv import standardize_padding
 
 
 class BaseDepthwiseConv(Layer):
@@ -75,8 +75,11 @@ class BaseDepthwiseConv(Layer):
     def call(self, inputs):
         kernel = ops.cast(self.kernel, inputs.dtype)
         flat = ops.reshape(kernel, self.kernel_size + (1, -1))
-        return conv_step(self, inputs, flat, self.bias, self.activation,
-                         self.strides, self.padding, self.dilation_rate)
+        geometry = layer_geometry(self, inputs.shape, flat.shape,
+                                  self.strides, self.padding,
+                                  self.dilation_rate)
+        return run_conv(self, inputs, flat, self.bias, self.activation,
+                        geometry)
 
     def compute_output_shape(self, input_shape):
         channels = check_input(self, input_shape)
@@ -95,30 +98,3 @@ class BaseDepthwiseConv(Layer):
         })
         config.update(common_config(self, "depthwise"))
         return config
-
-
-def conv_step(layer, inputs, kernel, bias, activation, strides, padding,
-              dilation):
-    """One convolution (kernel in `conv`'s layout) in `layer`'s data format,
-    then `bias` and `activation`, fused when possible; errors name `layer`.
-    """
-    try:
-        geometry = conv_geometry(
-            tuple(inputs.shape), tuple(kernel.shape), strides, padding,
-            dilation, layer.data_format)
-    except ValueError as e:
-        raise layer_error(layer, e) from None
-    if bias is not None and bias.dtype == inputs.dtype:
-        relu = activation is activations.relu
-        out = fused_conv(inputs, kernel, bias, relu, *geometry,
-                                  layer.data_format)
-        return out if relu else activation(out)
-    out = fused_conv(inputs, kernel, None, False, *geometry,
-                              layer.data_format)
-    if bias is not None:
-        rank = len(out.shape) - 2
-        shape = ((1,) * (rank + 1) + (-1,)
-                 if layer.data_format == "channels_last"
-                 else (1, -1) + (1,) * rank)
-        out = ops.add(out, ops.reshape(ops.cast(bias, out.dtype), shape))
-    return activation(out)

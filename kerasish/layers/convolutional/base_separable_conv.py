@@ -13,8 +13,7 @@ from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.convolutional.base_conv import (
     check_input, check_strides_and_dilation, conv_output_shape,
-    positive_int, spatial_args)
-from kerasish.layers.convolutional.base_depthwise_conv import conv_step
+    layer_geometry, positive_int, run_conv, spatial_args)
 from kerasish.ops.conv import standardize_padding
 
 
@@ -82,12 +81,17 @@ class BaseSeparableConv(Layer):
     def call(self, inputs):
         depthwise = ops.cast(self.depthwise_kernel, inputs.dtype)
         flat = ops.reshape(depthwise, self.kernel_size + (1, -1))
-        mid = conv_step(self, inputs, flat, None, activations.linear,
-                        self.strides, self.padding, self.dilation_rate)
+        geometry = layer_geometry(self, inputs.shape, flat.shape,
+                                  self.strides, self.padding,
+                                  self.dilation_rate)
+        mid = run_conv(self, inputs, flat, None, activations.linear,
+                       geometry)
         pointwise = ops.cast(self.pointwise_kernel, inputs.dtype)
         ones = (1,) * self.rank
-        return conv_step(self, mid, pointwise, self.bias, self.activation,
-                         ones, "valid", ones)
+        geometry = layer_geometry(self, mid.shape, pointwise.shape, ones,
+                                  "valid", ones)
+        return run_conv(self, mid, pointwise, self.bias, self.activation,
+                        geometry)
 
     def compute_output_shape(self, input_shape):
         check_input(self, input_shape)
