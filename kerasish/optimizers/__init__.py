@@ -12,6 +12,7 @@ from kerasish.optimizers.ftrl import Ftrl  # noqa: F401
 from kerasish.optimizers.lion import Lion  # noqa: F401
 from kerasish.optimizers.lamb import Lamb  # noqa: F401
 from kerasish.optimizers.adafactor import Adafactor  # noqa: F401
+from kerasish.optimizers.muon import Muon  # noqa: F401
 from kerasish.optimizers import schedules  # noqa: F401
 from kerasish.saving import object_registration as _registry
 from kerasish.saving import serialization_lib as _serialization

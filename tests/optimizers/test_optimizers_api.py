@@ -513,3 +513,41 @@ def test_decay_argument_warns_and_is_ignored():
     with pytest.warns(UserWarning, match="decay"):
         opt = optimizers.SGD(decay=0.1)
     assert "decay" not in opt.get_config()
+
+
+# Printed by real Keras 3.15.1/JAX for `Muon()` built on the same Dense.
+KERAS_MUON = {
+    "config": {"learning_rate": 0.0010000000474974513, "weight_decay": 0.004,
+               "clipnorm": None, "global_clipnorm": None, "clipvalue": None,
+               "use_ema": False, "ema_momentum": 0.99,
+               "ema_overwrite_frequency": None, "loss_scale_factor": None,
+               "gradient_accumulation_steps": None, "adam_beta_1": 0.9,
+               "adam_beta_2": 0.999, "epsilon": 1e-07, "exclude_layers": [],
+               "muon_a": 3.4445, "muon_b": -4.775, "muon_c": 2.0315,
+               "adam_lr_ratio": 1, "momentum": 0.95, "ns_steps": 5,
+               "nesterov": True, "exclude_embeddings": True,
+               "adam_weight_decay": 0.004, "rms_rate": 0.2},
+    "variables": ["iteration", "learning_rate", "dense_kernel_momentum",
+                  "dense_bias_momentum", "dense_bias_velocity"]}
+
+
+def test_muon_config_and_variables_match_keras():
+    opt = optimizers.get("muon")
+    opt.build(_dense_variables())
+    config = opt.get_config()
+    assert config.pop("name") == "muon"
+    assert config == KERAS_MUON["config"]
+    assert [v.path.split("/")[-1] for v in opt.variables] == \
+        KERAS_MUON["variables"]
+
+
+def test_muon_orthogonalizes_matrix_updates():
+    opt = optimizers.Muon(ns_steps=10)
+    matrix = np.random.default_rng(0).normal(size=(6, 4)).astype("float32")
+    ortho = opt.zeropower_via_newtonschulz5(matrix, opt.ns_steps)
+    # Singular values pushed towards 1 (the quintic iteration overshoots
+    # slightly by design).
+    singular = np.linalg.svd(ortho, compute_uv=False)
+    assert np.all((singular > 0.6) & (singular < 1.3))
+    with pytest.raises(ValueError, match="at least 2 dimensions"):
+        opt.zeropower_via_newtonschulz5(np.ones(3, "float32"), 2)
