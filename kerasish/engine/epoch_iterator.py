@@ -109,7 +109,7 @@ class EpochIterator:
             warnings.warn(_RAN_OUT, stacklevel=2)
         return False
 
-    # -- state for bit-exact resume ---------------------------------------------
+    # -- state for bit-exact resume ------------------------------------------
     def get_state(self):
         # Only a pass continuing across epochs has a cursor worth saving;
         # a full-pass epoch restarts its pass anyway.

@@ -22,6 +22,7 @@ from kerasish.backend.tensor import Tensor
 from kerasish.engine import naming
 from kerasish.engine.variable import Variable
 from kerasish.optimizers import gradients as G
+from kerasish.optimizers.optimizer_extras import OptimizerExtras
 from kerasish.optimizers.optimizer_state import OptimizerState
 
 _BASE_ARGS = ("weight_decay", "clipnorm", "clipvalue", "global_clipnorm",
@@ -34,7 +35,7 @@ def base_kwargs(arguments):
     return {key: arguments[key] for key in _BASE_ARGS if key in arguments}
 
 
-class Optimizer(OptimizerState):
+class Optimizer(OptimizerExtras, OptimizerState):
     """Base class of optimizers.
 
     Subclasses create their slots in `build(var_list)` with
@@ -112,8 +113,9 @@ class Optimizer(OptimizerState):
                 f"Received: gradient_accumulation_steps={steps}")
         if self.use_ema:
             if not 0 <= self.ema_momentum <= 1:
-                raise ValueError("`ema_momentum` must be in the range [0, 1]."
-                                 f" Received: ema_momentum={self.ema_momentum}")
+                raise ValueError(
+                    "`ema_momentum` must be in the range [0, 1]. "
+                    f"Received: ema_momentum={self.ema_momentum}")
             freq = self.ema_overwrite_frequency
             if freq and (not isinstance(freq, int) or freq < 1):
                 raise ValueError(
@@ -414,71 +416,6 @@ class Optimizer(OptimizerState):
         """Apply one gradient to one variable (implemented by subclasses)."""
         raise NotImplementedError(
             f"Optimizer {type(self).__name__} must implement update_step().")
-
-    # -- clipping and decay ---------------------------------------------------
-    def _clip(self, grads):
-        if self.clipnorm and self.clipnorm > 0:
-            return [G.clip_by_norm(g, self.clipnorm) for g in grads]
-        if self.global_clipnorm and self.global_clipnorm > 0:
-            return G.clip_by_global_norm(grads, self.global_clipnorm)
-        if self.clipvalue and self.clipvalue > 0:
-            return [G.clip_by_value(g, self.clipvalue) for g in grads]
-        return grads
-
-    def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Skip weight decay for these variables or name fragments."""
-        if self.built:
-            raise ValueError(
-                "`exclude_from_weight_decay()` can only be configured before "
-                "the optimizer is built.")
-        self._exclude_ids = {id(v) for v in var_list or []}
-        self._exclude_names = list(var_names) if var_names else None
-
-    def _use_weight_decay(self, variable):
-        if id(variable) in self._exclude_ids:
-            return False
-        if self._exclude_names:
-            return not any(n in variable.name for n in self._exclude_names)
-        return True
-
-    def _apply_weight_decay(self, variables):
-        if self.weight_decay is None:
-            return
-        for v in variables:
-            if self._use_weight_decay(v):
-                lr = self._lr(self.learning_rate, v.dtype)
-                wd = np.asarray(self.weight_decay, v.dtype)
-                v._value -= v._value * wd * lr
-
-    # -- EMA ----------------------------------------------------------------
-    def _update_ema(self):
-        not_first = int(self.iterations._value) != 0
-        for v, avg in zip(self._trainable_variables, self._average):
-            if avg is not None:
-                momentum = np.asarray(self.ema_momentum if not_first else 0.0,
-                                      v.dtype)
-                avg._value[...] = momentum * avg._value + \
-                    (1 - momentum) * v._value
-        freq = self.ema_overwrite_frequency
-        if freq and (int(self.iterations._value) + 1) % freq == 0:
-            self._overwrite_with_average(self._trainable_variables)
-
-    def _overwrite_with_average(self, variables):
-        for v in variables:
-            avg = self._average[self._get_variable_index(v)]
-            if avg is not None:
-                v.assign(avg._value)
-
-    def finalize_variable_values(self, var_list):
-        """At the end of `fit`: replace the weights by their EMA, if used."""
-        if self.use_ema:
-            self._overwrite_with_average(var_list)
-
-    def scale_loss(self, loss):
-        """The loss times `loss_scale_factor` (unchanged if None)."""
-        if self.loss_scale_factor is not None:
-            return loss * self.loss_scale_factor
-        return loss
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"

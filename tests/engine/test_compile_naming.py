@@ -6,7 +6,6 @@ metrics and name clashes, unnamed outputs, dict outputs and inputs.
 3.15.1/JAX for the scenarios of `fixtures/compile_cases.py` (the same code
 runs here on kerasish).
 """
-import numpy as np
 import pytest
 
 import kerasish

@@ -7,8 +7,6 @@ optimizer of `CASES` on a `Dense(2)` layer with 3 inputs (variable names
 are the last path component; see tests/optimizers/fixtures/ for the
 trajectory generator, which follows the same pattern).
 """
-import warnings
-
 import numpy as np
 import pytest
 
