@@ -112,7 +112,7 @@ def _mod_vjp_b(g, out, a, b):
 mod.defvjps(_fmod_vjp_a, _mod_vjp_b)
 
 
-# -- Bessel functions ------------------------------------------------------------
+# -- Bessel functions ---------------------------------------------------------
 def bessel_i1(x):
     """Modified Bessel function I1 (numpy has only i0).
 
@@ -141,7 +141,7 @@ def _i0_vjp(g, out, x):
     return ((g * bessel_i1(x)).astype(g.dtype, copy=False),)
 
 
-# -- cumulative product -----------------------------------------------------------
+# -- cumulative product -------------------------------------------------------
 @primitive
 def cumprod(x, *, axis):
     return np.cumprod(x, axis=axis)
@@ -169,7 +169,7 @@ def _cumprod_vjp(g, out, x, *, axis):
     return (np.where(before, plain, np.where(first, at_zero, 0)),)
 
 
-# -- complex parts ----------------------------------------------------------------
+# -- complex parts ------------------------------------------------------------
 @primitive
 def real(x):
     return np.real(x)

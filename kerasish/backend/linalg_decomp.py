@@ -53,7 +53,7 @@ def unpack_tensor(packed, shapes):
     return parts
 
 
-# -- QR -------------------------------------------------------------------------
+# -- QR -----------------------------------------------------------------------
 def qr_shapes(m, n, mode):
     k = min(m, n)
     if mode == "complete":
@@ -108,7 +108,7 @@ def _qr_vjp(g, out, a, *, mode="reduced"):
     return (_thin_qr_vjp(q, r, gq, gr),)
 
 
-# -- SVD ------------------------------------------------------------------------
+# -- SVD ----------------------------------------------------------------------
 def svd_shapes(m, n, full_matrices):
     k = min(m, n)
     if full_matrices:
@@ -194,7 +194,7 @@ def _singular_values_vjp(g, out, a, *, saved):
     return ((u * g[..., None, :]) @ vt,)
 
 
-# -- symmetric eigendecomposition ------------------------------------------------
+# -- symmetric eigendecomposition ---------------------------------------------
 def eigh_shapes(n):
     return [(n,), (n, n)]
 

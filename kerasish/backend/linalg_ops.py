@@ -12,6 +12,7 @@ import numpy as np
 
 from kerasish.backend.primitive import primitive, unbroadcast
 
+
 def T(x):
     """Transpose the last two axes."""
     return np.swapaxes(x, -1, -2)
@@ -129,7 +130,7 @@ def _tri_vector(a, b):
 
 @primitive
 def solve_triangular(a, b, *, lower=False):
-    """Solve with the `lower` (or upper) triangle of `a`; the rest is unread."""
+    """Solve with the `lower` (or upper) triangle of `a` (the rest unread)."""
     tri = _triangle(a, lower)
     if _tri_vector(a, b):
         return _solve(tri, b[..., None])[..., 0]
@@ -177,7 +178,7 @@ def _cholesky_vjp(g, out, a):
     return (symmetrize(s),)
 
 
-# -- pseudo-inverse -------------------------------------------------------------
+# -- pseudo-inverse -----------------------------------------------------------
 def default_pinv_rcond(a):
     """JAX's default cut-off: `10 * max(M, N) * eps`."""
     return 10.0 * max(a.shape[-2:]) * np.finfo(a.dtype).eps

@@ -44,7 +44,7 @@ def scatter_reduce(base, positions, rows, reduction):
     return out
 
 
-# -- segment reductions --------------------------------------------------------------
+# -- segment reductions -------------------------------------------------------
 _UFUNCS = {"min": np.minimum, "max": np.maximum, "prod": np.multiply}
 
 

@@ -1,12 +1,11 @@
-"""Core ops (`keras.ops.core`): conversion, casting, slicing and scatters,
-custom gradients. Control flow (`cond`, `while_loop`, `scan`, ...) is in
-`core_flow.py` and re-exported here."""
+"""Core ops (`keras.ops.core`): conversion, casting, shapes and custom
+gradients. Slices and scatters (`core_scatter.py`), control flow
+(`core_flow.py`) and `rearrange` (`einops.py`) are re-exported here."""
 import functools
 
 import numpy as np
 
 from kerasish.backend import dtypes as dtypes_module
-from kerasish.backend import scatter as SC
 from kerasish.backend import shape as S
 from kerasish.backend.primitive import Primitive, to_array
 from kerasish.backend.tape import stop_recording
@@ -313,175 +312,8 @@ def custom_gradient(f):
     return wrapper
 
 
-# -- slices and scatters ------------------------------------------------------------
-def _slice_key(inputs, start_indices, shape):
-    dims = np.shape(to_array(inputs)) if not hasattr(inputs, "shape") \
-        else inputs.shape
-    key = []
-    for d, s, n in zip(dims, start_indices, shape):
-        s, n = int(to_array(s)), int(to_array(n))
-        n = d - s if n == -1 else n
-        # JAX's dynamic_slice moves the window inside the array.
-        s = int(np.clip(s, 0, max(d - n, 0)))
-        key.append(np.s_[s:s + n])
-    return tuple(key)
-
-
-@keras_op
-def slice(inputs, start_indices, shape):
-    """A window of `inputs` of the given `shape` from `start_indices`.
-
-    Args:
-        inputs: Input tensor.
-        start_indices: Start of the window per axis (clamped so that the
-            window fits, as in JAX).
-        shape: Window size per axis (-1: to the end).
-
-    Returns:
-        The window.
-
-    Example:
-
-    >>> slice(np.arange(6).reshape(2, 3), (0, 1), (2, 2)).numpy()
-    array([[1, 2],
-           [4, 5]])
-    """
-    inputs = convert_to_tensor(inputs)
-    return S.getitem(inputs, key=_slice_key(inputs, start_indices, shape))
-
-
-@keras_op
-def slice_update(inputs, start_indices, updates):
-    """`inputs` with the window at `start_indices` replaced by `updates`.
-
-    Args:
-        inputs: Input tensor.
-        start_indices: Start of the window per axis.
-        updates: New values; their shape is the window's.
-
-    Returns:
-        The updated tensor (differentiable in both tensors).
-
-    Example:
-
-    >>> slice_update(np.zeros((2, 3)), (1, 1), np.ones((1, 2))).numpy()
-    array([[0., 0., 0.],
-           [0., 1., 1.]])
-    """
-    from kerasish.ops.numpy_index import _scatter_like
-    updates = convert_to_tensor(updates)
-    key = _slice_key(inputs, start_indices, updates.shape)
-    return _scatter_like(inputs, key, updates)
-
-
-def _positions(indices, shape):
-    idx = np.asarray(to_array(indices)).astype(np.int64)
-    if idx.ndim == 1:
-        idx = idx[:, None]
-    depth = idx.shape[-1]
-    if depth > len(shape):
-        raise ValueError(f"`indices` address {depth} axes but the tensor has "
-                         f"{len(shape)}. Received: indices.shape={idx.shape}"
-                         f", shape={tuple(shape)}")
-    idx = idx.reshape(-1, depth)
-    return np.ravel_multi_index(tuple(idx.T), tuple(shape[:depth])), depth
-
-
-@keras_op
-def scatter(indices, values, shape):
-    """Zeros of `shape` with `values` added at `indices` (duplicates sum).
-
-    Args:
-        indices: `(num_updates, k)` integer coordinates of the first `k`
-            axes.
-        values: `(num_updates, *shape[k:])` values.
-        shape: Output shape.
-
-    Returns:
-        The tensor (differentiable in `values`).
-
-    Example:
-
-    >>> scatter([[0], [2], [0]], [1.0, 2.0, 3.0], (3,)).numpy()
-    array([4., 0., 2.], dtype=float32)
-    """
-    shape = tuple(int(d) for d in shape)
-    positions, depth = _positions(indices, shape)
-    values = convert_to_tensor(values)
-    rows = S.reshape(values, shape=(len(positions),) + shape[depth:])
-    out = SC.scatter_add(rows, positions=positions,
-                         size=int(np.prod(shape[:depth])))
-    return S.reshape(out, shape=shape)
-
-
-@keras_op
-def scatter_update(inputs, indices, updates, reduction=None):
-    """`inputs` with `updates` written (or combined) at `indices`.
-
-    Args:
-        inputs: Input tensor.
-        indices: `(num_updates, k)` coordinates of the first `k` axes.
-        updates: `(num_updates, *inputs.shape[k:])` new values.
-        reduction: `None` (replace; differentiable), `"add"`
-            (differentiable), `"max"`, `"min"` or `"mul"` (no gradient).
-
-    Returns:
-        The updated tensor.
-
-    Example:
-
-    >>> scatter_update(np.zeros(3), [[1]], [5.0]).numpy()
-    array([0., 5., 0.])
-    """
-    if reduction is not None:
-        reduction = reduction.lower()
-        if reduction not in ("add", "max", "min", "mul"):
-            raise ValueError(f"Invalid reduction: {reduction}. Supported "
-                             "values are: None, 'add', 'max', 'min', 'mul'.")
-    inputs = convert_to_tensor(inputs)
-    idx = np.asarray(to_array(indices)).astype(np.int64)
-    if reduction is None:
-        from kerasish.ops.numpy_index import _scatter_like
-        return _scatter_like(inputs, tuple(idx.reshape(-1, idx.shape[-1]).T),
-                             cast(updates, inputs.dtype))
-    if reduction == "add":
-        from kerasish.ops.numpy_base import add
-        return add(inputs, cast(scatter(idx, updates, inputs.shape),
-                                inputs.dtype))
-    positions, depth = _positions(idx, inputs.shape)
-    base = inputs.numpy().reshape((-1,) + inputs.shape[depth:])
-    rows = np.asarray(to_array(updates)).reshape(
-        (len(positions),) + inputs.shape[depth:])
-    return Tensor(SC.scatter_reduce(base, positions, rows, reduction)
-                  .reshape(inputs.shape))
-
-
-@keras_op
-def unstack(x, num=None, axis=0):
-    """Split `x` along `axis` into a list of tensors of one rank less.
-
-    Args:
-        x: Input tensor.
-        num: Optional expected length of `axis` (checked).
-        axis: Axis to unstack. Defaults to 0.
-
-    Returns:
-        A list of tensors.
-
-    Example:
-
-    >>> [t.numpy() for t in unstack([[1, 2], [3, 4]], axis=1)]
-    [array([1, 3], dtype=int32), array([2, 4], dtype=int32)]
-    """
-    x = convert_to_tensor(x)
-    axis = axis % x.ndim
-    if num is not None and num != x.shape[axis]:
-        raise ValueError(f"`num` must match the size of axis {axis}. "
-                         f"Received: num={num}, x.shape={x.shape}")
-    moved = S.moveaxis(x, source=axis, destination=0) if axis else x
-    return [S.getitem(moved, key=i) for i in range(x.shape[axis])]
-
-
+from kerasish.ops.core_scatter import (scatter, scatter_update,  # noqa
+                                       slice, slice_update, unstack)
 from kerasish.ops.core_flow import (associative_scan, cond,  # noqa: E402,F401
                                     fori_loop, map, scan, switch,
                                     vectorized_map, while_loop)

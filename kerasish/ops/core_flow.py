@@ -14,7 +14,8 @@ from kerasish.backend import shape as S
 from kerasish.backend.primitive import to_array
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.ops.core import convert_to_tensor
-from kerasish.ops.numpy_shape import concatenate, flip, stack
+from kerasish.ops.numpy_join import concatenate, stack
+from kerasish.ops.numpy_shape import flip
 from kerasish.ops.symbolic import keras_op
 from kerasish.ops.traced import spec_op
 

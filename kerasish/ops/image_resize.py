@@ -25,7 +25,7 @@ SCALE_AND_TRANSLATE_METHODS = ("linear", "bilinear", "trilinear", "cubic",
 _EPS32 = float(np.finfo(np.float32).eps)
 
 
-# -- kernels ------------------------------------------------------------------------
+# -- kernels ------------------------------------------------------------------
 def _triangle(x):
     return knp.maximum(0.0, knp.subtract(1.0, knp.abs(x)))
 
@@ -62,7 +62,7 @@ def _method(name):
     return name
 
 
-# -- weight matrices ------------------------------------------------------------------
+# -- weight matrices ----------------------------------------------------------
 def _area_weights(in_size, out_size, inv_scale, shift, dtype):
     """Overlap of each output pixel's footprint with each input pixel."""
     left = knp.subtract(knp.multiply(np.arange(out_size, dtype=dtype),
@@ -136,7 +136,7 @@ def _resample(images, sizes, method, antialias):
     return images
 
 
-# -- aspect ratio handling ---------------------------------------------------------------
+# -- aspect ratio handling ----------------------------------------------------
 def _crop_to_aspect(images, h_axis, size):
     height, width = images.shape[h_axis], images.shape[h_axis + 1]
     target_h, target_w = size
@@ -172,7 +172,8 @@ def _check_resize_args(images, size, interpolation, fill_mode,
     if interpolation not in RESIZE_INTERPOLATIONS:
         raise ValueError(
             "Invalid value for argument `interpolation`. Expected of one "
-            f"{RESIZE_INTERPOLATIONS}. Received: interpolation={interpolation}")
+            f"{RESIZE_INTERPOLATIONS}. Received: "
+            f"interpolation={interpolation}")
     if fill_mode != "constant":
         raise ValueError("Invalid value for argument `fill_mode`. Only "
                          f"`'constant'` is supported. Received: "

@@ -17,7 +17,7 @@ from kerasish.ops.traced import spec_op
 _MATRIX_ORDS = (None, "fro", "nuc", math.inf, -math.inf, 1, -1, 2, -2)
 
 
-# -- norm ------------------------------------------------------------------------
+# -- norm ---------------------------------------------------------------------
 def _norm_axes(x, ord, axis):
     if isinstance(ord, str) and ord not in ("fro", "nuc"):
         raise ValueError("Invalid `ord` argument. Expected one of "
@@ -112,7 +112,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return _matrix_norm(x, ord, axes, keepdims)
 
 
-# -- pinv, rank, LU --------------------------------------------------------------
+# -- pinv, rank, LU -----------------------------------------------------------
 def _pinv_spec(x, rcond=None):
     _assert_2d(x)
     return KerasTensor(tuple(x.shape[:-2]) + (x.shape[-1], x.shape[-2]),
@@ -223,7 +223,7 @@ def lu_factor(x):
     return Tensor(lu), Tensor(pivots)
 
 
-# -- jvp ---------------------------------------------------------------------------
+# -- jvp ----------------------------------------------------------------------
 @keras_op
 def jvp(fun, primals, tangents, has_aux=False):
     """Jacobian-vector product of `fun` at `primals` along `tangents`.

@@ -4,15 +4,11 @@ Each function converts its inputs, applies Keras's promotion (an int
 operand meeting a float one becomes that float type; ints going into a
 transcendental function become `floatx()`) and calls a backend primitive.
 """
-import math
-
 import numpy as np
 
 from kerasish.backend import config
 from kerasish.backend import elementwise as E
 from kerasish.backend import math as M
-from kerasish.backend import reduction as R
-from kerasish.backend import shape as S
 from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor, cast
@@ -23,10 +19,9 @@ __all__ = [
     "mod", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "divide",
     "true_divide", "divide_no_nan", "power", "negative", "square",
-    "absolute", "abs", "exp", "expm1", "log", "log1p", "sqrt", "tanh",
-    "sin", "cos", "sign", "floor", "ceil", "logical_not", "isnan", "isinf",
-    "isfinite", "round", "reciprocal", "log2", "log10", "exp2", "logaddexp",
-    "tan", "sinh", "cosh", "clip", "where", "nonzero"]
+    "absolute", "abs", "exp", "expm1", "log", "log1p", "sqrt", "tanh", "sin",
+    "cos", "sign", "floor", "ceil", "logical_not", "isnan", "isinf",
+    "isfinite", "round", "clip", "where", "nonzero"]
 
 
 def _kind(x):
@@ -211,7 +206,8 @@ def power(x1, x2):
 
 
 negative = _unary(M.negative, "negative", "Numerical negative.",
-                  "negative([1, -2]).numpy()\n    array([-1,  2], dtype=int32)",
+                  "negative([1, -2]).numpy()\n    "
+                  "array([-1,  2], dtype=int32)",
                   float_only=False)
 square = _unary(lambda x: M.square(cast(x, "int32") if x.dtype == bool
                                   else x),
@@ -287,157 +283,6 @@ def round(x, decimals=0):
     array([0., 2., 2.], dtype=float32)
     """
     return M.round(convert_to_tensor(x), decimals=decimals)
-
-
-@keras_op
-def reciprocal(x):
-    """`1 / x` elementwise.
-
-    Args:
-        x: Input tensor.
-
-    Returns:
-        The reciprocals.
-
-    Example:
-
-    >>> reciprocal([2.0, 4.0]).numpy()
-    array([0.5 , 0.25], dtype=float32)
-    """
-    return divide(1.0, _float(x))
-
-
-@keras_op
-def log2(x):
-    """Base-2 logarithm elementwise.
-
-    Args:
-        x: Input tensor.
-
-    Returns:
-        `log2(x)`.
-
-    Example:
-
-    >>> log2([8.0]).numpy()
-    array([3.], dtype=float32)
-    """
-    return E.log2(_float(x))
-
-
-@keras_op
-def log10(x):
-    """Base-10 logarithm elementwise.
-
-    Args:
-        x: Input tensor.
-
-    Returns:
-        `log10(x)`.
-
-    Example:
-
-    >>> log10([100.0]).numpy()
-    array([2.], dtype=float32)
-    """
-    return E.log10(_float(x))
-
-
-@keras_op
-def exp2(x):
-    """`2 ** x` elementwise.
-
-    Args:
-        x: Input tensor.
-
-    Returns:
-        The powers of two.
-
-    Example:
-
-    >>> exp2([3.0]).numpy()
-    array([8.], dtype=float32)
-    """
-    return exp(multiply(_float(x), math.log(2.0)))
-
-
-@keras_op
-def logaddexp(x1, x2):
-    """`log(exp(x1) + exp(x2))`, computed stably.
-
-    Args:
-        x1: Input tensor.
-        x2: Input tensor.
-
-    Returns:
-        Output tensor.
-
-    Example:
-
-    >>> logaddexp([0.0], [0.0]).numpy()
-    array([0.6931472], dtype=float32)
-    """
-    x1, x2 = _tensors(_float(x1), _float(x2))
-    shape = np.broadcast_shapes(x1.shape, x2.shape)
-    return R.logsumexp(S.stack(S.broadcast_to(x1, shape=shape),
-                               S.broadcast_to(x2, shape=shape)), axis=0)
-
-
-@keras_op
-def tan(x):
-    """Tangent elementwise.
-
-    Args:
-        x: Input tensor (radians).
-
-    Returns:
-        `tan(x)`.
-
-    Example:
-
-    >>> tan([0.0]).numpy()
-    array([0.], dtype=float32)
-    """
-    x = _float(x)
-    return divide(sin(x), cos(x))
-
-
-@keras_op
-def sinh(x):
-    """Hyperbolic sine elementwise.
-
-    Args:
-        x: Input tensor.
-
-    Returns:
-        `sinh(x)`.
-
-    Example:
-
-    >>> sinh([0.0]).numpy()
-    array([0.], dtype=float32)
-    """
-    x = _float(x)
-    return multiply(subtract(exp(x), exp(negative(x))), 0.5)
-
-
-@keras_op
-def cosh(x):
-    """Hyperbolic cosine elementwise.
-
-    Args:
-        x: Input tensor.
-
-    Returns:
-        `cosh(x)`.
-
-    Example:
-
-    >>> cosh([0.0]).numpy()
-    array([1.], dtype=float32)
-    """
-    x = _float(x)
-    return multiply(add(exp(x), exp(negative(x))), 0.5)
 
 
 @keras_op

@@ -1,4 +1,5 @@
-"""Tensor creation of `keras.ops.numpy`: constants, ranges and windows.
+"""Tensor creation of `keras.ops.numpy`: constants and ranges (window
+functions are in `numpy_windows.py`).
 
 Constant-valued results default to `floatx()` as in Keras.
 """
@@ -15,8 +16,7 @@ from kerasish.ops.core import convert_to_tensor
 
 __all__ = ["zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "eye", "identity", "tri", "arange",
-           "linspace", "logspace", "geomspace", "array", "copy", "bartlett",
-           "blackman", "hamming", "hanning", "kaiser"]
+           "linspace", "logspace", "geomspace", "array", "copy"]
 
 
 def _dtype(dtype):
@@ -388,98 +388,4 @@ def copy(x):
     """
     return S.identity(convert_to_tensor(x))
 
-
-def _window(np_fn, x, *args):
-    m = int(convert_to_tensor(x).numpy())
-    return Tensor(np_fn(m, *args).astype(config.floatx()))
-
-
-def bartlett(x):
-    """Bartlett (triangular) window of `x` points.
-
-    Args:
-        x: Number of points.
-
-    Returns:
-        1-D `floatx()` tensor.
-
-    Example:
-
-    >>> bartlett(5).numpy()
-    array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
-    """
-    return _window(np.bartlett, x)
-
-
-def blackman(x):
-    """Blackman window of `x` points.
-
-    Args:
-        x: Number of points.
-
-    Returns:
-        1-D `floatx()` tensor.
-
-    Example:
-
-    >>> np.round(blackman(3).numpy(), 4)
-    array([-0.,  1., -0.], dtype=float32)
-    """
-    return _window(np.blackman, x)
-
-
-def hamming(x):
-    """Hamming window of `x` points.
-
-    Args:
-        x: Number of points.
-
-    Returns:
-        1-D `floatx()` tensor.
-
-    Example:
-
-    >>> hamming(3).numpy()
-    array([0.08, 1.  , 0.08], dtype=float32)
-    """
-    return _window(np.hamming, x)
-
-
-def hanning(x):
-    """Hann window of `x` points.
-
-    Args:
-        x: Number of points.
-
-    Returns:
-        1-D `floatx()` tensor.
-
-    Example:
-
-    >>> hanning(3).numpy()
-    array([0., 1., 0.], dtype=float32)
-    """
-    return _window(np.hanning, x)
-
-
-def kaiser(x, beta):
-    """Kaiser window of `x` points with shape parameter `beta`.
-
-    Args:
-        x: Number of points.
-        beta: Shape parameter (0 gives a rectangular window).
-
-    Returns:
-        1-D `floatx()` tensor.
-
-    Example:
-
-    >>> kaiser(3, 0.0).numpy()
-    array([1., 1., 1.], dtype=float32)
-    """
-    from kerasish.engine.keras_tensor import KerasTensor
-    if isinstance(x, KerasTensor):
-        raise TypeError("Kaiser operation does not support symbolic tensors. "
-                        f"Received input x = {x} of type {type(x)}")
-    return _window(np.kaiser, x, float(to_array(beta)))
 

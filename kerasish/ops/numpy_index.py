@@ -9,7 +9,8 @@ from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.numpy_base import _tensors, where
-from kerasish.ops.numpy_shape import (broadcast_to, concatenate, reshape)
+from kerasish.ops.numpy_join import concatenate
+from kerasish.ops.numpy_shape import broadcast_to, reshape
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["getitem", "get_item", "take", "take_along_axis", "tril", "triu",
@@ -295,8 +296,9 @@ def select(condlist, choicelist, default=0):
 
     Example:
 
-    >>> select([np.array([True, False]), np.array([True, True])],
-    ...        [np.array([1, 2]), np.array([3, 4])], default=0).numpy().tolist()
+    >>> out = select([np.array([True, False]), np.array([True, True])],
+    ...              [np.array([1, 2]), np.array([3, 4])], default=0)
+    >>> out.numpy().tolist()
     [1, 4]
     """
     if not isinstance(condlist, (list, tuple)) or \

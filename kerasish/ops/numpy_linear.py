@@ -6,11 +6,11 @@ from kerasish.backend import linalg as L
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.numpy_base import _promote, _tensors, multiply, subtract
-from kerasish.ops.numpy_math import conj
+from kerasish.ops.numpy_bits import conj
 from kerasish.ops.numpy_reduce import cumprod, sum
-from kerasish.ops.numpy_shape import (concatenate, expand_dims, flip,
-                                      moveaxis, broadcast_to, ravel, reshape,
-                                      stack, transpose)
+from kerasish.ops.numpy_join import concatenate, stack
+from kerasish.ops.numpy_shape import (broadcast_to, expand_dims, flip,
+                                      moveaxis, ravel, reshape, transpose)
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["matmul", "dot", "tensordot", "outer", "vdot", "inner", "kron",

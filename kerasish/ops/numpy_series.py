@@ -12,9 +12,10 @@ from kerasish.ops.numpy_base import (_float, _tensors, add, clip, divide,
                                      multiply, not_equal, sqrt, subtract)
 from kerasish.ops.numpy_index import diagonal, take
 from kerasish.ops.numpy_linear import matmul
-from kerasish.ops.numpy_math import conj
+from kerasish.ops.numpy_bits import conj
 from kerasish.ops.numpy_reduce import mean, sum
-from kerasish.ops.numpy_shape import pad, reshape, transpose
+from kerasish.ops.numpy_join import pad
+from kerasish.ops.numpy_shape import reshape, transpose
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["diff", "trapezoid", "corrcoef", "correlate", "histogram"]

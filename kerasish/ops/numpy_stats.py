@@ -15,7 +15,7 @@ from kerasish.ops.numpy_base import (_float, add, divide, isnan,
                                      logical_not, multiply, sqrt, square,
                                      subtract, where)
 from kerasish.ops.numpy_reduce import (_axis, all, argmax, argmin, cumprod,
-                                       cumsum, max, mean, min, prod, sum)
+                                       cumsum, max, min, prod, sum)
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile",
@@ -27,7 +27,7 @@ __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile",
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
-# -- quantiles ---------------------------------------------------------------------
+# -- quantiles ----------------------------------------------------------------
 def _lanes(x, axis):
     """`x` with the reduced axes moved last and merged: `(*kept, n)`."""
     axes = R.normalize_axis(_axis(axis), x.ndim)
@@ -224,7 +224,7 @@ def nanmedian(x, axis=None, keepdims=False):
     return _quantile(x, 0.5, axis, "linear", keepdims, ignore_nan=True)
 
 
-# -- NaN-ignoring reductions ----------------------------------------------------------
+# -- NaN-ignoring reductions --------------------------------------------------
 def _filled(x, value):
     """Float `x` with NaNs replaced by `value` (other dtypes unchanged)."""
     x = convert_to_tensor(x)

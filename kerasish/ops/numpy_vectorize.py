@@ -5,7 +5,8 @@ import numpy as np
 
 from kerasish import tree
 from kerasish.ops.core import convert_to_tensor
-from kerasish.ops.numpy_shape import broadcast_to, reshape, stack
+from kerasish.ops.numpy_join import stack
+from kerasish.ops.numpy_shape import broadcast_to, reshape
 
 _DIMS = r"\(\s*(?:\w+(?:\s*,\s*\w+)*)?\s*\)"
 

@@ -15,7 +15,7 @@ from kerasish.backend import shape as S
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.numpy_base import _float, divide, multiply
-from kerasish.ops.numpy_shape import pad, stack
+from kerasish.ops.numpy_join import pad, stack
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["fft", "fft2", "ifft2", "rfft", "irfft", "stft", "istft",

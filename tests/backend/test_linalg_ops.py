@@ -111,9 +111,11 @@ def test_eigh_gradients_and_symmetrised_input():
 
 
 @pytest.mark.parametrize("prim,x", [
-    (E.arcsin, rng.uniform(-0.9, 0.9, 4)), (E.arccos, rng.uniform(-0.9, 0.9, 4)),
+    (E.arcsin, rng.uniform(-0.9, 0.9, 4)),
+    (E.arccos, rng.uniform(-0.9, 0.9, 4)),
     (E.arctan, rng.standard_normal(4)), (E.arcsinh, rng.standard_normal(4)),
-    (E.arccosh, rng.uniform(1.2, 3.0, 4)), (E.arctanh, rng.uniform(-0.9, 0.9, 4)),
+    (E.arccosh, rng.uniform(1.2, 3.0, 4)),
+    (E.arctanh, rng.uniform(-0.9, 0.9, 4)),
     (E.cbrt, rng.uniform(0.3, 2.0, 4)), (E.log2, rng.uniform(0.3, 2.0, 4)),
     (E.log10, rng.uniform(0.3, 2.0, 4)), (E.i0, rng.standard_normal(4) * 4),
     (E.real, rng.standard_normal(4)), (E.conj, rng.standard_normal(4)),

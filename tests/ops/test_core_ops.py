@@ -48,9 +48,11 @@ rng = np.random.default_rng(0)
      [rng.standard_normal((3, 4))]),
     ("slice_update", lambda x, u: ops.slice_update(x, (0, 2), u),
      [rng.standard_normal((3, 4)), rng.standard_normal((2, 2))]),
-    ("unstack", lambda x: ops.unstack(x, axis=1), [rng.standard_normal((2, 3))]),
+    ("unstack", lambda x: ops.unstack(x, axis=1),
+     [rng.standard_normal((2, 3))]),
     ("rearrange", lambda x: ops.rearrange(x, "b (h h2) w -> (b w) h h2",
-                                          h2=2), [rng.standard_normal((2, 4, 3))]),
+                                          h2=2),
+     [rng.standard_normal((2, 4, 3))]),
     ("saturate_cast", lambda x: ops.saturate_cast(x, "float64"),
      [rng.standard_normal(3)]),
 ], ids=lambda v: v if isinstance(v, str) else "")

@@ -15,7 +15,8 @@ rng = np.random.default_rng(0)
     ("polar", lambda r, a: ops.real(ops.polar(r, a)) * 2.0
      + ops.imag(ops.polar(r, a)), [rng.random(4), rng.standard_normal(4)]),
     ("unfold", lambda x: ops.unfold(x, (2, 3), dilation=(1, 2), padding=1,
-                                    stride=(2, 1)), [rng.random((2, 3, 5, 6))]),
+                                    stride=(2, 1)),
+     [rng.random((2, 3, 5, 6))]),
     ("fold", lambda x: ops.fold(x, (4, 5), 2, stride=1),
      [rng.random((1, 8, 12))]),
     ("depth_to_space", lambda x: ops.depth_to_space(x, 2),
