@@ -86,6 +86,8 @@ from kerasish.layers.normalization.group_normalization import (  # noqa: F401
     GroupNormalization)
 from kerasish.layers.normalization.unit_normalization import (  # noqa: F401
     UnitNormalization)
+from kerasish.layers.normalization.rms_normalization import (  # noqa: F401
+    RMSNormalization)
 
 # -- regularization ---------------------------------------------------------------
 from kerasish.layers.regularization.dropout import Dropout  # noqa: F401

@@ -325,3 +325,21 @@ def test_config_keys_match_keras(cls):
     config = cls().get_config()
     assert set(config) == keys | {"name", "trainable", "dtype"}
     assert cls.from_config(config).get_config() == config
+
+
+def test_rms_normalization_matches_keras(tmp_path):
+    # Keras 3.15.1: RMSNormalization()(x) with the default scale of ones.
+    x = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], "float32")
+    _close(layers.RMSNormalization()(x), [
+        [0.462909996509552, 0.925819993019104, 1.3887300491333008],
+        [0.3779643774032593, -0.7559287548065186, 1.511857509613037]])
+    run_layer_test(layers.RMSNormalization, {"axis": [1, 2]},
+                   input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
+                   expected_num_trainable_weights=1, tmp_path=tmp_path)
+    config = layers.RMSNormalization().get_config()
+    assert set(config) == {"name", "trainable", "dtype", "axis", "epsilon"}
+    layer = layers.RMSNormalization()
+    layer(x)
+    assert layer.get_config()["axis"] == [-1]
+    with pytest.raises(ValueError, match="out of bounds"):
+        layers.RMSNormalization(axis=2)(x)
