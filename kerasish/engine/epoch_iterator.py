@@ -27,7 +27,8 @@ class EpochIterator:
         adapter: A `DataAdapter`.
         steps_per_epoch: Batches per epoch, or None for one full pass.
         restart_each_epoch: Start every epoch from the beginning of the
-            data (evaluation passes) instead of continuing the pass.
+            data and never go past its end (evaluation and prediction
+            passes) instead of continuing the pass.
     """
 
     def __init__(self, adapter, steps_per_epoch=None,
@@ -91,8 +92,9 @@ class EpochIterator:
             yield step, batch
 
     def _take(self):
-        """The next batch, starting a new pass if the data allows it."""
-        for _ in range(2):
+        """The next batch, starting a new pass if the data allows it (never
+        within an evaluation pass: `steps` beyond the data end it)."""
+        for _ in range(1 if self.restart_each_epoch else 2):
             try:
                 return self._next_batch()
             except StopIteration:

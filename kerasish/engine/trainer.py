@@ -275,7 +275,7 @@ class Trainer:
         if iterator is None:
             adapter = get_data_adapter(x, y, sample_weight, batch_size,
                                        steps, shuffle=False)
-            iterator = EpochIterator(adapter, steps)
+            iterator = EpochIterator(adapter, steps, restart_each_epoch=True)
         logs = evaluate_loop(self, iterator, callbacks, verbose)
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
@@ -285,7 +285,8 @@ class Trainer:
         from kerasish.engine.fit_loop import predict_loop
         adapter = get_data_adapter(x, batch_size=batch_size,
                                    steps_per_epoch=steps, shuffle=False)
-        return predict_loop(self, EpochIterator(adapter, steps), callbacks,
+        iterator = EpochIterator(adapter, steps, restart_each_epoch=True)
+        return predict_loop(self, iterator, callbacks,
                             verbose)
 
     def _flatten_metrics_in_order(self, logs):

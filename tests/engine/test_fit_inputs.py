@@ -292,3 +292,13 @@ def test_predict_keeps_the_output_structure():
 def test_evaluate_rejects_unknown_arguments():
     with pytest.raises(ValueError, match="Arguments not recognized"):
         dense_model().evaluate(X, Y, verbose=0, foo=1)
+
+
+def test_steps_beyond_the_data_stop_evaluate_and_predict():
+    model = dense_model()
+    with pytest.warns(UserWarning, match="ran out of data"):
+        predictions = model.predict(X, batch_size=5, steps=10, verbose=0)
+    assert predictions.shape == (12, 1)   # one pass, no repeated samples
+    with pytest.warns(UserWarning, match="ran out of data"):
+        value = model.evaluate(X, Y, batch_size=5, steps=10, verbose=0)
+    assert value == pytest.approx(model.evaluate(X, Y, verbose=0))
