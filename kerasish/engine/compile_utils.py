@@ -163,6 +163,7 @@ class CompileMetrics(metrics_module.Metric):
     def build(self, y_true, y_pred):
         outputs, names = flat_outputs(y_pred, self.output_names)
         self._names = names
+        self._with_metrics = self._outputs_with_metrics(names)
         labels = self._flatten(y_true, len(outputs))
         self._flat_metrics = self._build_set(
             self._user_metrics, labels, outputs, names, "metrics")
@@ -192,16 +193,39 @@ class CompileMetrics(metrics_module.Metric):
             output_name=name)
             for m, yt, yp, name in zip(per_output, labels, outputs, names)]
 
+    def _outputs_with_metrics(self, names):
+        """Indices of the outputs that have (weighted) metrics."""
+        if len(names) == 1:
+            return [0]
+        used = set()
+        for metrics in (self._user_metrics, self._user_weighted_metrics):
+            if not metrics:
+                continue
+            if isinstance(metrics, dict) or len(metrics) == len(names):
+                per_output = align(metrics, names, "metrics")
+                used.update(i for i, m in enumerate(per_output) if m)
+            else:
+                used.update(range(len(names)))
+        return sorted(used)
+
     def _flatten(self, y, count):
-        names = getattr(self, "_names", None)
+        """Labels per output (None for outputs that have no metrics and were
+        given no labels, as when they have no loss either)."""
+        names = self._names
+        needed = self._with_metrics
         if isinstance(y, dict) and names and None not in names:
-            return by_output_name(y, names, "y")
+            return by_output_name(y, names, "y", [names[i] for i in needed])
         flat = tree.flatten(y)
-        if len(flat) != count:
-            raise ValueError(
-                f"The model has {count} outputs but {len(flat)} label arrays "
-                "were given.")
-        return flat
+        if len(flat) == count:
+            return flat
+        if len(flat) == len(needed):
+            full = [None] * count
+            for i, value in zip(needed, flat):
+                full[i] = value
+            return full
+        raise ValueError(
+            f"The model has {count} outputs but {len(flat)} label arrays "
+            "were given.")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if not self.built:

@@ -74,9 +74,16 @@ def test_loss_weights_list_and_dict():
 
 def test_loss_for_one_output_only():
     model = two_outputs()
-    model.compile("sgd", loss=[None, "sparse_categorical_crossentropy"])
+    model.compile("sgd", loss=[None, "sparse_categorical_crossentropy"],
+                  metrics={"cls": ["accuracy"]})
     logs = model.evaluate(X, LABELS, verbose=0, return_dict=True)
-    assert sorted(logs) == ["loss"]
+    assert sorted(logs) == ["cls_accuracy", "loss"]
+    predicted = np.argmax(model.predict(X, verbose=0)[1], axis=-1)
+    assert logs["cls_accuracy"] == pytest.approx(
+        float(np.mean(predicted == LABELS)))
+    by_name = model.evaluate(X, {"cls": LABELS}, verbose=0,
+                             return_dict=True)
+    assert by_name == pytest.approx(logs)
     with pytest.warns(UserWarning, match="Gradients do not exist"):
         model.fit(X, LABELS, epochs=1, verbose=0)
 
