@@ -9,6 +9,15 @@ _MODULE = "keras.activations"
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
     """Rectified linear unit with Keras's optional slope, cap and threshold.
 
+    `max(x, 0)` by default; values at or above `max_value` are capped, values
+    below `threshold` are damped to `negative_slope * (x - threshold)`.
+
+    Args:
+        x: Input tensor.
+        negative_slope: Slope below the threshold. Defaults to 0.
+        max_value: Saturation value, or None for no cap.
+        threshold: Where the unit turns on. Defaults to 0.
+
     >>> relu([-10.0, -5.0, 0.0, 5.0, 10.0], max_value=5.0).numpy()
     array([0., 0., 0., 5., 5.], dtype=float32)
     """
@@ -33,7 +42,15 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
 
 @builtin(_MODULE)
 def leaky_relu(x, negative_slope=0.2):
-    """`x` if `x >= 0` else `negative_slope * x`."""
+    """`x` if `x >= 0` else `negative_slope * x`.
+
+    Args:
+        x: Input tensor.
+        negative_slope: Slope of the negative part. Defaults to 0.2.
+
+    >>> leaky_relu([-1.0, 2.0]).numpy()
+    array([-0.2,  2. ], dtype=float32)
+    """
     return ops.leaky_relu(x, negative_slope=negative_slope)
 
 
@@ -45,13 +62,27 @@ def relu6(x):
 
 @builtin(_MODULE)
 def elu(x, alpha=1.0):
-    """`x` if `x > 0` else `alpha * (exp(x) - 1)`."""
+    """Exponential linear unit: `x` if `x > 0` else `alpha * (exp(x) - 1)`.
+
+    Args:
+        x: Input tensor.
+        alpha: Scale of the negative part. Defaults to 1.0.
+
+    >>> elu([-1.0, 1.0]).numpy()
+    array([-0.63212055,  1.        ], dtype=float32)
+    """
     return ops.elu(x, alpha=alpha)
 
 
 @builtin(_MODULE)
 def selu(x):
-    """Scaled ELU with the self-normalising constants."""
+    """Scaled ELU: `scale * elu(x, alpha)` with `alpha ~ 1.6733` and
+    `scale ~ 1.0507`, the self-normalising constants (use with
+    `lecun_normal` initialization and `AlphaDropout`).
+
+    >>> selu([0.0, 1.0]).numpy()
+    array([0.      , 1.050701], dtype=float32)
+    """
     return ops.selu(x)
 
 
@@ -69,7 +100,11 @@ def softsign(x):
 
 @builtin(_MODULE)
 def silu(x):
-    """`x * sigmoid(x)` (also called swish)."""
+    """Sigmoid linear unit `x * sigmoid(x)` (also called swish).
+
+    >>> silu([0.0, 1.0]).numpy()
+    array([0.       , 0.7310586], dtype=float32)
+    """
     return ops.silu(x)
 
 
@@ -93,7 +128,11 @@ def exponential(x):
 
 @builtin(_MODULE)
 def hard_sigmoid(x):
-    """Piecewise-linear sigmoid: `relu6(x + 3) / 6`."""
+    """Piecewise-linear sigmoid: `relu6(x + 3) / 6`.
+
+    >>> hard_sigmoid([-4.0, 0.0, 1.5]).numpy()
+    array([0.  , 0.5 , 0.75], dtype=float32)
+    """
     return ops.hard_sigmoid(x)
 
 
@@ -111,21 +150,38 @@ def linear(x):
 
 @builtin(_MODULE)
 def mish(x):
-    """`x * tanh(softplus(x))`."""
+    """Mish: `x * tanh(softplus(x))`, a smooth non-monotonic activation.
+
+    >>> mish([0.0]).numpy()
+    array([0.], dtype=float32)
+    """
     x = ops.convert_to_tensor(x)
     return x * ops.tanh(ops.softplus(x))
 
 
 @builtin(_MODULE)
 def softmax(x, axis=-1):
-    """Softmax over `axis` (an int or a tuple of ints)."""
+    """Softmax: `exp(x) / sum(exp(x))` over `axis`, computed stably.
+
+    Args:
+        x: Input tensor.
+        axis: Int or tuple of ints, the normalized axes. Defaults to -1.
+
+    >>> softmax([[1.0, 1.0]]).numpy()
+    array([[0.5, 0.5]], dtype=float32)
+    """
     x = ops.convert_to_tensor(x)
     return ops.softmax(x, axis=axis)
 
 
 @builtin(_MODULE)
 def log_softmax(x, axis=-1):
-    """Log of softmax over `axis`."""
+    """`log(softmax(x))` over `axis`, computed stably.
+
+    Args:
+        x: Input tensor.
+        axis: Int or tuple of ints. Defaults to -1.
+    """
     return ops.log_softmax(x, axis=axis)
 
 
@@ -153,13 +209,26 @@ def gelu(x, approximate=False):
 @builtin(_MODULE)
 def celu(x, alpha=1.0):
     """Continuously differentiable ELU:
-    `max(x, 0) + alpha * (exp(min(x, 0) / alpha) - 1)`."""
+    `max(x, 0) + alpha * (exp(min(x, 0) / alpha) - 1)`.
+
+    Args:
+        x: Input tensor.
+        alpha: Scale of the negative part. Defaults to 1.0.
+    """
     return ops.celu(x, alpha=alpha)
 
 
 @builtin(_MODULE)
 def glu(x, axis=-1):
-    """Gated linear unit: `a * sigmoid(b)`, `(a, b)` the halves of `axis`."""
+    """Gated linear unit: `a * sigmoid(b)`, `(a, b)` the halves of `axis`.
+
+    Args:
+        x: Input tensor; its size along `axis` must be even.
+        axis: The split axis. Defaults to -1.
+
+    >>> glu([[1.0, 0.0]]).numpy()
+    array([[0.5]], dtype=float32)
+    """
     return ops.glu(x, axis=axis)
 
 
@@ -177,19 +246,37 @@ def hard_tanh(x):
 
 @builtin(_MODULE)
 def hard_shrink(x, threshold=0.5):
-    """`x` where `|x| > threshold`, else 0."""
+    """`x` where `|x| > threshold`, else 0.
+
+    Args:
+        x: Input tensor.
+        threshold: Defaults to 0.5.
+    """
     return ops.hard_shrink(x, threshold=threshold)
 
 
 @builtin(_MODULE)
 def soft_shrink(x, threshold=0.5):
-    """Shrink toward 0 by `threshold`; 0 inside `[-threshold, threshold]`."""
+    """Shrink toward 0 by `threshold`; 0 inside `[-threshold, threshold]`.
+
+    Args:
+        x: Input tensor.
+        threshold: Defaults to 0.5.
+
+    >>> soft_shrink([-2.0, 0.2, 1.0]).numpy()
+    array([-1.5,  0. ,  0.5], dtype=float32)
+    """
     return ops.soft_shrink(x, threshold=threshold)
 
 
 @builtin(_MODULE)
 def threshold(x, threshold, default_value):
     """`x` where `x > threshold`, else `default_value`.
+
+    Args:
+        x: Input tensor.
+        threshold: The cut-off value.
+        default_value: The value below the threshold.
 
     >>> threshold([0.5, 2.0], 1.0, -1.0).numpy()
     array([-1.,  2.], dtype=float32)
@@ -211,13 +298,34 @@ def sparse_sigmoid(x):
 
 @builtin(_MODULE)
 def squareplus(x, b=4):
-    """`(x + sqrt(x**2 + b)) / 2`."""
+    """Squareplus, a smooth relu: `(x + sqrt(x**2 + b)) / 2`.
+
+    Args:
+        x: Input tensor.
+        b: Smoothness, >= 0. Defaults to 4.
+
+    >>> squareplus([0.0]).numpy()
+    array([1.], dtype=float32)
+    """
     return ops.squareplus(x, b=b)
 
 
 @builtin(_MODULE)
 def sparsemax(x, axis=-1):
-    """Projection onto the probability simplex (a sparse softmax)."""
+    """Sparsemax: the Euclidean projection onto the probability simplex.
+
+    Like softmax it gives non-negative values summing to 1 over `axis`, but
+    small entries are exactly 0 (Martins & Astudillo, 2016). Keras 3.15's
+    kernel miscomputes the threshold once two or more entries are kept;
+    kerasish returns the true projection.
+
+    Args:
+        x: Input tensor.
+        axis: Defaults to -1.
+
+    >>> sparsemax([1.0, 1.5, 0.0]).numpy()
+    array([0.25, 0.75, 0.  ], dtype=float32)
+    """
     return ops.sparsemax(x, axis=axis)
 
 
