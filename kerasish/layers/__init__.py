@@ -164,6 +164,7 @@ from kerasish.layers.preprocessing.string_lookup import (  # noqa: F401
     StringLookup)
 from kerasish.layers.preprocessing.hashed_crossing import (  # noqa: F401
     HashedCrossing)
+from kerasish.layers.preprocessing.hashing import Hashing  # noqa: F401
 
 # -- end of families ----------------------------------------------------------------
 

@@ -204,3 +204,40 @@ def test_hashed_crossing_errors_and_config():
     assert set(config) == {"num_bins", "output_mode", "sparse", "name",
                            "dtype"}
     assert layers.HashedCrossing.from_config(config).num_bins == 3
+
+
+@pytest.mark.parametrize("kwargs,inputs,expected", [
+    ({}, ["A", "B", "C", "D", "E"], [1, 0, 1, 1, 2]),
+    ({"mask_value": ""}, ["A", "B", "", "C", "D"], [1, 1, 0, 2, 2]),
+    ({"salt": [133, 137]}, ["A", "B", "C", "D", "E"], [1, 2, 1, 0, 2]),
+    ({"salt": 133}, ["A", "B", "C", "D", "E"], [0, 0, 2, 1, 0])])
+def test_hashing_matches_keras_examples(kwargs, inputs, expected):
+    layer = layers.Hashing(num_bins=3, **kwargs)
+    out = layer(np.array(inputs)[:, None])
+    assert out.shape == (5, 1) and out.dtype == np.int64
+    np.testing.assert_array_equal(out.numpy()[:, 0], expected)
+
+
+def test_hashing_numbers_modes_and_config():
+    # Integers (and floats, truncated) hash as their decimal strings.
+    layer = layers.Hashing(num_bins=7)
+    np.testing.assert_array_equal(
+        layer(np.array([12, 12.9, -3])).numpy(),
+        [farmhash.fingerprint64(s) % 7 for s in ("12", "12", "-3")])
+    counts = layers.Hashing(num_bins=4, output_mode="count")(
+        np.array([["a", "a", "b"]])).numpy()
+    assert counts.shape == (1, 4) and counts.sum() == 3
+    assert counts.dtype == np.float32
+    one_hot = layers.Hashing(num_bins=4, output_mode="one_hot")(
+        np.array([["a"], ["b"]]))
+    assert one_hot.shape == (2, 4)
+    config = layers.Hashing(5, salt=3).get_config()
+    assert config["salt"] == [3, 3]
+    assert layers.Hashing.from_config(config).strong_hash
+    for kwargs, match in [({"num_bins": 0}, "num_bins"),
+                          ({"num_bins": 3, "output_mode": "tf_idf"},
+                           "output_mode"),
+                          ({"num_bins": 3, "salt": "x"}, "salt"),
+                          ({"num_bins": 3, "dtype": "float32"}, "dtype")]:
+        with pytest.raises(ValueError, match=match):
+            layers.Hashing(**kwargs)
