@@ -343,3 +343,40 @@ def test_rms_normalization_matches_keras(tmp_path):
     assert layer.get_config()["axis"] == [-1]
     with pytest.raises(ValueError, match="out of bounds"):
         layers.RMSNormalization(axis=2)(x)
+
+
+# Three SGD steps of Dense -> BatchNormalization(momentum=0.5) -> Dense in
+# Keras (gen_layer_refs_part_c.py::bn_training_reference).
+BN_FIT_X = [[2.0409999, -2.556, 0.418], [-0.568, -0.453, -0.216], [-2.02,
+    -0.232, -0.865], [3.323, 0.226, -0.353], [-0.281, -0.668, -1.0549999],
+    [-0.391, 0.482, -0.239], [0.958, -0.2, 0.024], [1.546, 0.545, -0.505]]
+BN_FIT_Y = [[-0.183], [0.541], [1.9349999], [-0.27], [-0.244], [1.002],
+    [-0.886], [-0.292]]
+BN_FIT_W0 = [[-1.0084019, -0.8205776, -0.6399763, -0.4065325], [-0.2865155,
+    -0.0915258, 0.093653, 0.3929181], [0.4277686, 0.6325637, 0.814546,
+    0.9873157]]
+BN_FIT_W1 = [-1.0, -0.333, 0.333, 1.0]
+BN_FIT_W2 = [-0.6791149, -0.2226207, 0.2189407, 0.6598394]
+BN_FIT_W3 = [-0.8753104, -0.2910597, 0.2906648, 0.8738988]
+BN_FIT_W4 = [-1.2380478, -0.7652037, -0.2043459, 0.4414658]
+BN_FIT_W5 = [1.9159355, 1.2176421, 0.7498532, 0.4369302]
+BN_FIT_W6 = [[-0.590251], [-0.1926677], [0.1884787], [0.5664358]]
+BN_FIT_W7 = [-1.0526457]
+
+
+def test_batch_norm_training_matches_keras_fit():
+    model = kerasish.Sequential([kerasish.Input((3,)), layers.Dense(4),
+                                 layers.BatchNormalization(momentum=0.5),
+                                 layers.Dense(1)])
+    weights = [np.round(np.linspace(-1, 1, int(np.prod(w.shape))), 3)
+               .reshape(w.shape).astype("float32") for w in model.weights]
+    weights[4] = np.abs(weights[4]) + 0.5
+    model.set_weights(weights)
+    model.compile(optimizer=kerasish.optimizers.SGD(0.1), loss="mse")
+    model.fit(np.asarray(BN_FIT_X, "float32"), np.asarray(BN_FIT_Y,
+                                                          "float32"),
+              batch_size=8, epochs=3, shuffle=False, verbose=0)
+    expected = [BN_FIT_W0, BN_FIT_W1, BN_FIT_W2, BN_FIT_W3, BN_FIT_W4,
+                BN_FIT_W5, BN_FIT_W6, BN_FIT_W7]
+    for got, want in zip(model.get_weights(), expected):
+        _close(got, want, tol=1e-5)
