@@ -5,11 +5,19 @@ optimizer slots and the PS runtime can refer to it by its stable `path`.
 `numpy()` and `np.asarray(v)` return copies: a snapshot never changes under
 the caller when training continues.
 """
+import threading
+
 import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
 from kerasish.engine import naming
+
+# A variable store (kerasish.estimator's: TF1's `get_variable` reuse, for a
+# model_fn called again for every batch) sets `_store.active`: a variable
+# created at a path the store knows shares the store's array, and
+# `store.add(variable)` records every variable created meanwhile.
+_store = threading.local()
 
 
 class Variable(Tensor):
@@ -44,11 +52,15 @@ class Variable(Tensor):
             raise ValueError(
                 "Argument `name` must be a string and cannot contain "
                 f"character `/`. Received: name={name!r}")
-        value = self._initial_value(initializer, shape, dtype)
+        scope = naming.current_path()
+        path = f"{scope}/{name}" if scope else name
+        store = getattr(_store, "active", None)
+        value = None if store is None else store.lookup(path, shape, dtype)
+        if value is None:
+            value = self._initial_value(initializer, shape, dtype)
         super().__init__(value)
         self.name = name
-        scope = naming.current_path()
-        self.path = f"{scope}/{name}" if scope else name
+        self.path = path
         self._trainable = bool(trainable)
         self.regularizer = None
         self.constraint = None
@@ -57,6 +69,8 @@ class Variable(Tensor):
         self.aggregation = aggregation
         self.synchronization = synchronization
         self._layer_ref = None
+        if store is not None:
+            store.add(self)
 
     @staticmethod
     def _initial_value(initializer, shape, dtype):

@@ -1,0 +1,96 @@
+"""Estimator checkpoints: kerasish.train's naming, variables by name.
+
+`model_dir` holds `model.ckpt-<global step>.weights.h5` files and the TF1
+`checkpoint` index naming the latest, exactly as `kerasish.train` writes
+them (so `train.latest_checkpoint(model_dir)` and `MonitoredTrainingSession`
+resume work unchanged). The content maps each variable's name to its value
+(`dnn/hiddenlayer_0/kernel`, `global_step`, ...), as a TF checkpoint does:
+the Estimator's variables belong to a `model_fn`, not to one Keras model.
+"""
+import os
+
+from kerasish.estimator.variable_store import read_checkpoint
+from kerasish.train.checkpoint import (SUFFIX, Saver, latest_checkpoint,
+                                       read_checkpoint_state,
+                                       write_checkpoint_state)
+
+
+class EstimatorSaver(Saver):
+    """A `Saver` writing an Estimator session's variables by name.
+
+    Args:
+        max_to_keep: Newest checkpoints kept. Defaults to 5.
+        keep_checkpoint_every_n_hours: Also keep one per this many hours.
+    """
+
+    def save(self, sess, save_path, global_step=None, write_state=True):
+        """Write a checkpoint of the session's variable store; returns its
+        prefix (`save_path-<global_step>`)."""
+        model = getattr(sess, "model", sess)
+        if global_step is not None:
+            step = global_step.numpy() if hasattr(global_step, "numpy") \
+                else global_step
+            save_path = f"{save_path}-{int(step)}"
+        folder = os.path.dirname(os.path.abspath(save_path))
+        os.makedirs(folder, exist_ok=True)
+        store = model.store
+        store.save(save_path + SUFFIX,
+                   {"global_step": int(store.global_step.numpy())})
+        if not self._last:
+            _, self._last = read_checkpoint_state(folder)
+        self._last = [p for p in self._last if p != save_path] + [save_path]
+        self._prune()
+        if write_state:
+            write_checkpoint_state(folder, save_path, self._last)
+        return save_path
+
+    def restore(self, sess, save_path):
+        """Load the checkpoint `save_path` (a prefix) into the store."""
+        model = getattr(sess, "model", sess)
+        model.store.restore(checkpoint_file(save_path))
+
+
+def checkpoint_file(prefix):
+    """The file of a checkpoint prefix (or directory: its latest)."""
+    prefix = os.fspath(prefix)
+    if os.path.isdir(prefix):
+        latest = latest_checkpoint(prefix)
+        if latest is None:
+            raise ValueError(f"Could not find a checkpoint in {prefix}.")
+        prefix = latest
+    path = prefix if prefix.endswith(SUFFIX) else prefix + SUFFIX
+    if not os.path.exists(path):
+        raise ValueError(f"The passed save_path is not a valid checkpoint: "
+                         f"{prefix}")
+    return path
+
+
+def checkpoint_step(prefix):
+    """The global step a checkpoint was written at."""
+    return int(read_checkpoint(checkpoint_file(prefix))["global_step"])
+
+
+def list_variables(prefix):
+    """`[(name, shape)]` of a checkpoint (or a directory's latest).
+
+    Example:
+
+    >>> import tempfile
+    >>> from kerasish.estimator.variable_store import write_checkpoint
+    >>> folder = tempfile.mkdtemp()
+    >>> write_checkpoint(folder + "/model.ckpt-0.weights.h5",
+    ...                  {"dense/kernel": np.zeros((2, 3))})
+    >>> list_variables(folder + "/model.ckpt-0")
+    [('dense/kernel', (2, 3))]
+    """
+    values = read_checkpoint(checkpoint_file(prefix))
+    return sorted((name, tuple(v.shape)) for name, v in values.items())
+
+
+def load_variable(prefix, name):
+    """The value of variable `name` in a checkpoint."""
+    values = read_checkpoint(checkpoint_file(prefix))
+    if name not in values:
+        raise ValueError(f"Variable {name!r} is not in checkpoint {prefix}. "
+                         f"Available: {sorted(values)}")
+    return values[name]
