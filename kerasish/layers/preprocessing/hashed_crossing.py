@@ -13,16 +13,31 @@ _HASH_KEY = 0xDECAFCAFFE
 
 
 def _feature_hashes(values):
-    """Per-element 64-bit hashes: Fingerprint64 for strings, the value
-    itself (two's complement) for integers, as TensorFlow's cross does."""
-    flat = values.ravel()
-    uniques, inverse = np.unique(flat, return_inverse=True)
+    """Distinct 64-bit feature hashes and each element's index into them:
+    Fingerprint64 for strings, the value itself (two's complement) for
+    integers, as TensorFlow's cross does."""
+    uniques, inverse = np.unique(values.ravel(), return_inverse=True)
     if uniques.dtype.kind in "US":
         hashes = [farmhash.fingerprint64(u if isinstance(u, str) else
                                          bytes(u)) for u in uniques]
     else:
         hashes = [int(u) & ((1 << 64) - 1) for u in uniques]
-    return [hashes[i] for i in inverse]
+    return hashes, inverse
+
+
+def _cross(arrays, num_bins):
+    """Bin of every element's feature combination; each distinct
+    combination is hashed once."""
+    per_feature = [_feature_hashes(a) for a in arrays]
+    codes = np.stack([inv for _, inv in per_feature])
+    combos, where = np.unique(codes, axis=1, return_inverse=True)
+    bins = []
+    for combo in combos.T:
+        crossed = _HASH_KEY
+        for (hashes, _), index in zip(per_feature, combo):
+            crossed = farmhash.fingerprint_cat64(crossed, hashes[index])
+        bins.append(crossed % num_bins)
+    return np.asarray(bins, np.int64)[np.ravel(where)]
 
 
 @builtin("keras.layers")
@@ -93,12 +108,7 @@ class HashedCrossing(Layer):
 
     def call(self, inputs):
         arrays = self._checked(inputs)
-        crossed = [_HASH_KEY] * arrays[0].size
-        for array in arrays:
-            crossed = [farmhash.fingerprint_cat64(h, f) for h, f in
-                       zip(crossed, _feature_hashes(array))]
-        bins = np.array([h % self.num_bins for h in crossed],
-                        np.int64).reshape(arrays[0].shape)
+        bins = _cross(arrays, self.num_bins).reshape(arrays[0].shape)
         if self.output_mode == "int":
             return Tensor(bins.astype(self.compute_dtype))
         return Tensor(encode_categorical(bins, "one_hot", self.num_bins,
