@@ -68,6 +68,21 @@ def test_training_resumes_where_keras_stopped(name, ext):
                                    rtol=1e-5)
 
 
+@pytest.mark.parametrize("name, ext", [
+    (name, ext) for name, ext in LOADABLE if interop.info(name)["compiled"]])
+def test_loaded_model_evaluates_like_keras(name, ext):
+    # The compile configuration (losses, metrics, their names) survives.
+    expected = Expected(name)
+    model = _load(name, ext)
+    logs = model.evaluate(expected.x, expected.y, verbose=0,
+                          return_dict=True)
+    keras_logs = interop.info(name)["evaluate"]
+    assert sorted(logs) == sorted(keras_logs)
+    for key, value in keras_logs.items():
+        np.testing.assert_allclose(logs[key], value, rtol=2e-5, atol=1e-6,
+                                   err_msg=key)
+
+
 def _fresh(name):
     kerasish.backend.clear_session()
     return families.FAMILIES[name](kerasish).model
