@@ -15,7 +15,7 @@ import zipfile
 
 import numpy as np
 
-from kerasish.saving import errors, state_walk
+from kerasish.saving import assets, errors, state_walk
 from kerasish.saving.file_utils import atomic_path
 from kerasish.saving.h5_store import H5Store
 
@@ -149,6 +149,7 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
             zf.writestr(_METADATA, json.dumps(_metadata()))
             zf.writestr(_CONFIG, json.dumps(config))
             zf.writestr(_WEIGHTS, buffer.getvalue())
+            assets.write_assets(model, zf)
 
 
 def _open_zip(filepath):
@@ -207,6 +208,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                 model.compile_from_config(compile_config)
     with _open_weights(h5py, weights, filepath) as f:
         read_weights(model, f, source=filepath)
+    with _open_zip(filepath) as zf:
+        assets.read_assets(model, zf, filepath)
     return model
 
 

@@ -130,3 +130,34 @@ def test_public_saving_functions(tmp_path):
                                  objects_to_skip=[fresh.optimizer])
     np.testing.assert_allclose(fresh.predict(X, verbose=0),
                                model.predict(X, verbose=0), rtol=1e-6)
+
+
+def _lookup_model():
+    lookup = layers.IntegerLookup()
+    lookup.adapt(np.array([7, 3, 3, 9, 7, 3]))
+    return kerasish.Sequential([kerasish.Input((2,), dtype="int64"),
+                                lookup])
+
+
+def test_layer_assets_round_trip(tmp_path):
+    model = _lookup_model()
+    path = str(tmp_path / "lookup.keras")
+    model.save(path)
+    with zipfile.ZipFile(path) as zf:
+        assert "assets/layers/integer_lookup/vocabulary.txt" in \
+            zf.namelist()
+    loaded = kerasish.models.load_model(path)
+    assert loaded.layers[0].get_vocabulary() == [-1, 3, 7, 9]
+    x = np.array([[3, 9], [5, 7]])
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0),
+                                  model.predict(x, verbose=0))
+
+
+def test_asset_outside_its_folder_is_refused(tmp_path):
+    path = str(tmp_path / "lookup.keras")
+    _lookup_model().save(path)
+    with zipfile.ZipFile(path, "a") as zf:
+        zf.writestr("assets/../../escaped.txt", "x")
+    with pytest.raises(ValueError, match="outside the assets folder"):
+        kerasish.models.load_model(path)
+    assert not (tmp_path.parent / "escaped.txt").exists()
