@@ -241,3 +241,22 @@ def test_hashing_numbers_modes_and_config():
                           ({"num_bins": 3, "dtype": "float32"}, "dtype")]:
         with pytest.raises(ValueError, match=match):
             layers.Hashing(**kwargs)
+
+
+@pytest.mark.parametrize("mode", ["int", "tf_idf"])
+def test_adapted_vocabulary_survives_a_keras_file(tmp_path, mode):
+    lookup = layers.IntegerLookup(output_mode=mode)
+    lookup.adapt(np.array([[3, 3, 7], [7, 7, 1]]))
+    inp = kerasish.Input((3,), dtype="int64")
+    model = kerasish.Model(inp, lookup(inp))
+    path = str(tmp_path / "adapted.keras")
+    model.save(path)
+    import zipfile
+    with zipfile.ZipFile(path) as zf:
+        assert any(n.startswith("assets/layers/integer_lookup/")
+                   and n.endswith("vocabulary.txt") for n in zf.namelist())
+    loaded = kerasish.saving.load_model(path)
+    x = np.array([[1, 7, 5]])
+    np.testing.assert_allclose(loaded.predict(x, verbose=0),
+                               model.predict(x, verbose=0))
+    assert loaded.layers[1].get_vocabulary() == lookup.get_vocabulary()

@@ -8,6 +8,7 @@ indices to `floormod(token, n)` (integers) or `Fingerprint64(token) % n`
 input value once (`np.unique`), then scatter back.
 """
 import collections
+import os
 
 import numpy as np
 
@@ -347,28 +348,35 @@ class IndexLookup(Layer):
         return config
 
     def save_assets(self, dir_path):
-        """Write an adapted vocabulary to `vocabulary.txt` (Keras's asset)."""
+        """Write an adapted vocabulary to `vocabulary.txt` (Keras's asset);
+        in `"tf_idf"` mode the weights go to `idf_weights.npy` beside it."""
         if self.input_vocabulary is not None:
             return
-        import os
         with open(os.path.join(dir_path, "vocabulary.txt"), "w",
                   encoding="utf-8") as f:
             f.write("\n".join(str(w) for w in self.get_vocabulary()))
+        if self.output_mode == "tf_idf" and self.idf_weights is not None:
+            np.save(os.path.join(dir_path, "idf_weights.npy"),
+                    self.idf_weights)
 
     def load_assets(self, dir_path):
         """Read back the vocabulary written by `save_assets`."""
         if self.input_vocabulary is not None:
             return
-        import os
         with open(os.path.join(dir_path, "vocabulary.txt"),
                   encoding="utf-8") as f:
             lines = f.read().splitlines()
         while lines and lines[-1] == "":
             lines.pop()
+        if not lines:
+            return
+        idf_path = os.path.join(dir_path, "idf_weights.npy")
+        idf = np.load(idf_path) if os.path.exists(idf_path) else None
         self._frozen_vocab_size = None
         self.set_vocabulary(lines if self._token_dtype() is not np.int64
                             else [int(v) for v in lines],
-                            idf_weights=self.idf_weights)
+                            idf_weights=idf[:len(lines)] if idf is not None
+                            else None)
 
     def save_own_variables(self, store):
         if self.output_mode == "tf_idf":
