@@ -112,7 +112,7 @@ def letter_sizes(inputs, shapes, original=""):
     return sizes
 
 
-# -- evaluation -------------------------------------------------------------------
+# -- evaluation ---------------------------------------------------------------
 def contract(inputs, output, arrays):
     """Evaluate an explicit einsum, through BLAS when it is a contraction."""
     if len(arrays) == 2:
@@ -166,7 +166,7 @@ def _prod(size, letters):
     return n
 
 
-# -- the primitive ------------------------------------------------------------------
+# -- the primitive ------------------------------------------------------------
 @primitive
 def einsum(*operands, inputs, output):
     """Explicit einsum of the operands (`inputs`: their subscripts)."""

@@ -68,7 +68,7 @@ def test_mha_loads_keras_weights_file():
                                case["outputs"][0], rtol=1e-5, atol=2e-6)
 
 
-# -- layer checks ------------------------------------------------------------------------------
+# -- layer checks -------------------------------------------------------------
 @kerasish.saving.register_keras_serializable(package="test_attention")
 class SelfMHA(layers.MultiHeadAttention):
     """Self-attention, so the one-input harness can drive MHA."""
@@ -196,7 +196,7 @@ def test_mha_sliding_window(rng):
     np.testing.assert_array_equal(scores.numpy()[0, 0][~band], 0)
 
 
-# -- Attention / AdditiveAttention -------------------------------------------------------
+# -- Attention / AdditiveAttention --------------------------------------------
 class _SelfAttendMixin:
     """[x, x] attention from one input, for the one-input harness."""
 
@@ -280,7 +280,7 @@ def test_attention_bad_input():
         layers.Attention()([x, x], mask=np.ones((1, 2), bool))
 
 
-# -- EinsumDense ---------------------------------------------------------------------------
+# -- EinsumDense --------------------------------------------------------------
 @pytest.mark.parametrize("kwargs,shape,out,n", [
     ({"equation": "ab,bc->ac", "output_shape": 4, "bias_axes": "c"},
      (2, 3), (2, 4), 2),

@@ -43,7 +43,7 @@ def test_rnn_with_builtin_cell(cell, tmp_path):
                    run_training=False)
 
 
-# -- weights, paths and configs ------------------------------------------------------
+# -- weights, paths and configs -----------------------------------------------
 @pytest.mark.parametrize("kind,shapes", [
     ("SimpleRNN", [(3, 4), (4, 4), (4,)]),
     ("LSTM", [(3, 16), (4, 16), (16,)]),
@@ -129,7 +129,7 @@ def test_layer_exposes_cell_arguments():
     assert layers.GRU(2, reset_after=False).reset_after is False
 
 
-# -- Keras parity ------------------------------------------------------------------------
+# -- Keras parity -------------------------------------------------------------
 def _build_from_spec(spec):
     kwargs = dict(spec["kwargs"])
     return getattr(layers, spec["class"])(**kwargs)
@@ -156,7 +156,7 @@ def test_matches_keras(name):
                                    atol=2e-6)
 
 
-# -- the fused path against the cell loop ---------------------------------------------
+# -- the fused path against the cell loop -------------------------------------
 class _LoopLSTMCell(layers.LSTMCell):
     """An LSTMCell whose overridden `call` forces the generic loop."""
 

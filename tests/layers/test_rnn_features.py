@@ -7,7 +7,7 @@ import kerasish
 from kerasish import layers, ops
 
 
-# -- stateful ---------------------------------------------------------------------------
+# -- stateful -----------------------------------------------------------------
 def test_stateful_layer_carries_states_between_calls(rng):
     x = rng.standard_normal((2, 6, 3)).astype("float32")
     stateful = layers.LSTM(4, stateful=True, return_sequences=True)
@@ -54,7 +54,7 @@ def test_stateful_batch_size_errors():
         layers.LSTM(2, stateful=True)(kerasish.Input((4, 2)))
 
 
-# -- dropout -------------------------------------------------------------------------------
+# -- dropout ------------------------------------------------------------------
 def _identity_rnn(**kwargs):
     """SimpleRNN whose output is its (dropped-out) input."""
     layer = layers.SimpleRNN(4, activation=None, use_bias=False,
@@ -106,7 +106,7 @@ def test_lstm_gru_dropout_training_only(kind, rng):
                for a, b in zip(before, model.get_weights()))
 
 
-# -- Keras masks -------------------------------------------------------------------------
+# -- Keras masks --------------------------------------------------------------
 def test_embedding_mask_zero_masks_the_lstm(rng):
     ids = np.array([[3, 5, 2, 0, 0], [4, 0, 0, 0, 0]])
     model = kerasish.Sequential([
@@ -138,7 +138,7 @@ def test_masking_layer_and_return_sequences_propagate_the_mask(rng):
     assert layers.GRU(2)(masked)._keras_mask is None
 
 
-# -- initial states and functional models ----------------------------------------------------
+# -- initial states and functional models -------------------------------------
 def test_encoder_decoder_initial_state_gradients(rng):
     enc_in, dec_in = kerasish.Input((5, 3)), kerasish.Input((4, 2))
     _, h, c = layers.LSTM(4, return_state=True)(enc_in)
@@ -172,7 +172,7 @@ def test_initial_state_errors():
         layer(x, initial_state=[np.zeros((2, 4), "float32")] * 2)
 
 
-# -- bad arguments ---------------------------------------------------------------------------
+# -- bad arguments ------------------------------------------------------------
 @pytest.mark.parametrize("cls", [layers.LSTM, layers.GRU, layers.SimpleRNN,
                                  layers.LSTMCell, layers.GRUCell,
                                  layers.SimpleRNNCell])

@@ -8,7 +8,7 @@ from tests.layers.harness import run_layer_test
 from tests.layers.rnn_attention_fixtures import reference
 
 
-# -- Bidirectional ------------------------------------------------------------------------
+# -- Bidirectional ------------------------------------------------------------
 @pytest.mark.parametrize("mode,units_out", [("concat", 8), ("sum", 4),
                                             ("mul", 4), ("ave", 4)])
 def test_bidirectional_layer(mode, units_out, tmp_path):
@@ -113,7 +113,7 @@ def test_keras_weights_file_loads(tmp_path):
         assert "layers/gru/cell/vars/1" in f
 
 
-# -- stacked and user cells -------------------------------------------------------------
+# -- stacked and user cells ---------------------------------------------------
 def test_stacked_cells_match_keras():
     case = reference.load("StackedRNN")
     layer = layers.RNN([layers.LSTMCell(3), layers.GRUCell(2),
@@ -194,7 +194,7 @@ def test_rnn_rejects_bad_cells():
         layers.RNN(NoStateSize())
 
 
-# -- TimeDistributed ------------------------------------------------------------------------
+# -- TimeDistributed ----------------------------------------------------------
 def test_time_distributed_dense(tmp_path, rng):
     out = run_layer_test(
         lambda **kw: layers.TimeDistributed(

@@ -116,7 +116,7 @@ class MultiHeadAttention(Layer):
     value_dense = property(lambda self: self._value_dense)
     output_dense = property(lambda self: self._output_dense)
 
-    # -- building -------------------------------------------------------------------
+    # -- building -------------------------------------------------------------
     def _maybe_build(self, args, kwargs):
         if self.built:
             return
@@ -195,7 +195,7 @@ class MultiHeadAttention(Layer):
         self._dropout_layer = Dropout(rate=self._dropout,
                                       dtype=self.dtype_policy, seed=self.seed)
 
-    # -- calling --------------------------------------------------------------------------
+    # -- calling --------------------------------------------------------------
     def call(self, query, value, key=None, query_mask=None, value_mask=None,
              key_mask=None, attention_mask=None,
              return_attention_scores=False, training=None,
@@ -278,7 +278,7 @@ class MultiHeadAttention(Layer):
             return attention_mask if auto is None else attention_mask & auto
         return auto
 
-    # -- shapes and config --------------------------------------------------------------
+    # -- shapes and config ----------------------------------------------------
     def compute_output_shape(self, query_shape, value_shape, key_shape=None):
         key_shape = value_shape if key_shape is None else key_shape
         if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):

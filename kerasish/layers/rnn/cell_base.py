@@ -108,7 +108,7 @@ class RecurrentCell(Layer, DropoutRNNCell):
         return [ops.zeros((batch_size, d), dtype=self.compute_dtype)
                 for d in sizes]
 
-    # -- the fused path ------------------------------------------------------------
+    # -- the fused path -------------------------------------------------------
     def _fusable(self, training, base_call):
         """Whether this call may run as one whole-sequence primitive."""
         return (type(self).call is base_call and
@@ -133,7 +133,7 @@ class RecurrentCell(Layer, DropoutRNNCell):
             return np.zeros(width, dtype)
         return self._weight(self.bias, dtype)
 
-    # -- config ------------------------------------------------------------------
+    # -- config ---------------------------------------------------------------
     def _config_head(self):
         return {"units": self.units,
                 "activation": activations.serialize(self.activation)}

@@ -27,17 +27,17 @@ class DropoutRNNCell:
     def get_dropout_mask(self, step_input):
         """The input mask of the current sequence (created on first use)."""
         if getattr(self, "_dropout_mask", None) is None and self.dropout > 0:
-            object.__setattr__(self, "_dropout_mask", self._create_dropout_mask(
-                step_input, self.dropout))
+            mask = self._create_dropout_mask(step_input, self.dropout)
+            object.__setattr__(self, "_dropout_mask", mask)
         return getattr(self, "_dropout_mask", None)
 
     def get_recurrent_dropout_mask(self, step_input):
         """The recurrent-state mask of the current sequence."""
         if getattr(self, "_recurrent_dropout_mask", None) is None and \
                 self.recurrent_dropout > 0:
-            object.__setattr__(
-                self, "_recurrent_dropout_mask", self._create_dropout_mask(
-                    step_input, self.recurrent_dropout))
+            mask = self._create_dropout_mask(step_input,
+                                             self.recurrent_dropout)
+            object.__setattr__(self, "_recurrent_dropout_mask", mask)
         return getattr(self, "_recurrent_dropout_mask", None)
 
     def reset_dropout_mask(self):

@@ -89,7 +89,7 @@ class RNN(Layer):
         self.state_size = [state_size] if self.single_state \
             else list(state_size)
 
-    # -- shapes and masks -------------------------------------------------------
+    # -- shapes and masks -----------------------------------------------------
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
         batch, steps = sequences_shape[0], sequences_shape[1]
         states = [[(batch, s) for s in size] if isinstance(
@@ -109,7 +109,7 @@ class RNN(Layer):
             return [output_mask] + [None for _ in self.state_size]
         return output_mask
 
-    # -- building and states -----------------------------------------------------
+    # -- building and states --------------------------------------------------
     def build(self, sequences_shape, initial_state_shape=None):
         if len(sequences_shape) < 3:
             raise ValueError(
@@ -172,7 +172,7 @@ class RNN(Layer):
         """Alias of `reset_state`."""
         self.reset_state(states)
 
-    # -- calling ---------------------------------------------------------------------
+    # -- calling --------------------------------------------------------------
     def call(self, sequences, initial_state=None, mask=None, training=False):
         if self.unroll and sequences.shape[1] is None:
             raise ValueError(
@@ -278,7 +278,7 @@ class RNN(Layer):
             for inner in cell.cells:
                 self._reset_dropout(inner)
 
-    # -- serialization ----------------------------------------------------------------
+    # -- serialization --------------------------------------------------------
     def get_config(self):
         config = super().get_config()
         config.update({

@@ -1,5 +1,5 @@
 """`SimpleRNNCell` and `SimpleRNN`: `h = activation(x W + h R + b)`."""
-from kerasish import activations, ops
+from kerasish import ops
 from kerasish.backend import rnn as rnn_backend
 from kerasish.engine.input_spec import InputSpec
 from kerasish.layers.rnn.cell_base import (RecurrentCell, activation_name,
