@@ -73,7 +73,15 @@ def softsign(x):
 @keras_op
 def soft_shrink(x, threshold=0.5):
     """`x - threshold` above `threshold`, `x + threshold` below
-    `-threshold`, 0 in between."""
+    `-threshold`, 0 in between.
+
+    Args:
+        x: Input tensor.
+        threshold: Defaults to 0.5.
+
+    >>> soft_shrink([-1.0, 0.25, 2.0]).numpy()
+    array([-0.5,  0. ,  1.5], dtype=float32)
+    """
     x = _float(x)
     inner = knp.where(knp.less(x, -threshold), knp.add(x, threshold), 0.0)
     return knp.where(knp.greater(x, threshold), knp.subtract(x, threshold),
@@ -101,7 +109,12 @@ swish = silu
 
 @keras_op
 def squareplus(x, b=4):
-    """`(x + sqrt(x**2 + b)) / 2`, a smooth relu."""
+    """`(x + sqrt(x**2 + b)) / 2`, a smooth relu.
+
+    Args:
+        x: Input tensor.
+        b: Smoothness, >= 0. Defaults to 4.
+    """
     x = _float(x)
     root = knp.sqrt(knp.add(knp.square(x), b))
     return knp.multiply(knp.add(x, root), 0.5)
@@ -115,7 +128,15 @@ def log_sigmoid(x):
 
 @keras_op
 def leaky_relu(x, negative_slope=0.2):
-    """`x` if `x >= 0` else `negative_slope * x`."""
+    """`x` if `x >= 0` else `negative_slope * x`.
+
+    Args:
+        x: Input tensor.
+        negative_slope: Defaults to 0.2.
+
+    >>> leaky_relu([-2.0, 3.0]).numpy()
+    array([-0.4,  3. ], dtype=float32)
+    """
     x = _float(x)
     return knp.where(knp.greater_equal(x, 0), x,
                      knp.multiply(x, negative_slope))
@@ -139,7 +160,12 @@ hard_swish = hard_silu
 
 @keras_op
 def elu(x, alpha=1.0):
-    """`x` if `x > 0` else `alpha * (exp(x) - 1)`."""
+    """`x` if `x > 0` else `alpha * (exp(x) - 1)`.
+
+    Args:
+        x: Input tensor.
+        alpha: Scale of the negative part. Defaults to 1.0.
+    """
     x = _float(x)
     return knp.where(knp.greater(x, 0), x,
                      knp.multiply(knp.expm1(knp.minimum(x, 0.0)), alpha))
@@ -168,7 +194,12 @@ def gelu(x, approximate=True):
 
 @keras_op
 def celu(x, alpha=1.0):
-    """`max(x, 0) + alpha * expm1(min(x, 0) / alpha)`."""
+    """`max(x, 0) + alpha * expm1(min(x, 0) / alpha)`.
+
+    Args:
+        x: Input tensor.
+        alpha: Defaults to 1.0.
+    """
     x = _float(x)
     negative = knp.expm1(knp.divide(knp.minimum(x, 0.0), alpha))
     return knp.add(N.relu(x), knp.multiply(negative, alpha))
@@ -176,7 +207,12 @@ def celu(x, alpha=1.0):
 
 @keras_op
 def glu(x, axis=-1):
-    """Gated linear unit: `a * sigmoid(b)`, `a, b` the halves of `axis`."""
+    """Gated linear unit: `a * sigmoid(b)`, `a, b` the halves of `axis`.
+
+    Args:
+        x: Input tensor with an even size along `axis`.
+        axis: Defaults to -1.
+    """
     x = _float(x)
     if x.shape[axis] % 2:
         raise ValueError(
@@ -203,14 +239,28 @@ def hard_tanh(x):
 
 @keras_op
 def hard_shrink(x, threshold=0.5):
-    """`x` where `|x| > threshold`, else 0."""
+    """`x` where `|x| > threshold`, else 0.
+
+    Args:
+        x: Input tensor.
+        threshold: Defaults to 0.5.
+    """
     x = _float(x)
     return knp.where(knp.greater(knp.absolute(x), threshold), x, 0.0)
 
 
 @keras_op
 def threshold(x, threshold, default_value):
-    """`x` where `x > threshold`, else `default_value`."""
+    """`x` where `x > threshold`, else `default_value`.
+
+    Args:
+        x: Input tensor.
+        threshold: The cut-off.
+        default_value: The value at or below the cut-off.
+
+    >>> threshold([1.0, 3.0], 2.0, 0.0).numpy()
+    array([0., 3.], dtype=float32)
+    """
     x = _float(x)
     return knp.where(knp.greater(x, threshold), x,
                      cast(default_value, x.dtype))
@@ -218,7 +268,15 @@ def threshold(x, threshold, default_value):
 
 @keras_op
 def softmax(x, axis=-1):
-    """Softmax over `axis` (or several axes given as a tuple)."""
+    """Softmax over `axis` (or several axes given as a tuple).
+
+    Args:
+        x: Input tensor.
+        axis: Int or tuple of ints. Defaults to -1.
+
+    >>> softmax([0.0, 0.0]).numpy()
+    array([0.5, 0.5], dtype=float32)
+    """
     x = _float(x)
     if isinstance(axis, (tuple, list)):
         return _over_axes(N.softmax, x, tuple(axis))
@@ -227,7 +285,12 @@ def softmax(x, axis=-1):
 
 @keras_op
 def log_softmax(x, axis=-1):
-    """Log of softmax over `axis` (or a tuple of axes), computed stably."""
+    """Log of softmax over `axis` (or a tuple of axes), computed stably.
+
+    Args:
+        x: Input tensor.
+        axis: Int or tuple of ints. Defaults to -1.
+    """
     x = _float(x)
     if isinstance(axis, (tuple, list)):
         return _over_axes(N.log_softmax, x, tuple(axis))
