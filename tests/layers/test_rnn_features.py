@@ -223,3 +223,17 @@ def test_symbolic_shapes_with_states():
     a, b = model(np.ones((2, 7, 3), "float32"))
     assert a.shape == (2, 7, 4) and b.shape == (2, 7, 4)
     assert ops.shape(a) == (2, 7, 4)
+
+
+def test_regularizers_and_constraints(rng):
+    layer = layers.LSTM(3, kernel_regularizer="l2",
+                        recurrent_regularizer="l1", bias_regularizer="l2",
+                        activity_regularizer="l2",
+                        recurrent_constraint="non_neg")
+    x = rng.standard_normal((2, 4, 2)).astype("float32")
+    layer(x)
+    assert len(layer.losses) == 4
+    model = kerasish.Sequential([kerasish.Input((4, 2)), layer])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(x, np.ones((2, 3)), verbose=0)
+    assert (layer.cell.recurrent_kernel.numpy() >= 0).all()

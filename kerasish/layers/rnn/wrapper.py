@@ -13,6 +13,13 @@ class Wrapper(Layer):
 
     Args:
         layer: The layer to wrap.
+
+    Example:
+
+    >>> import kerasish
+    >>> td = kerasish.layers.TimeDistributed(kerasish.layers.Dense(2))
+    >>> isinstance(td, kerasish.layers.Wrapper), td.layer.units
+    (True, 2)
     """
 
     def __init__(self, layer, **kwargs):
