@@ -165,3 +165,6 @@ def normalize(x, axis=-1, order=2, epsilon=None):
                              keepdims=True), 1.0 / order)
     return knp.divide(x, knp.maximum(norm, eps))
 from kerasish.ops.nn_extra import *  # noqa: F401,F403,E402
+# keras.ops.nn also exposes the convolution and pooling ops.
+from kerasish.ops.conv import (average_pool, conv, conv_transpose,  # noqa: F401,E402,E501
+                               depthwise_conv, max_pool, separable_conv)
