@@ -62,6 +62,12 @@ class Trainer:
         from kerasish import optimizers
         from kerasish.distribute import current_runtime
         optimizer_obj = optimizers.get(optimizer)
+        if auto_scale_loss and optimizer_obj is not None and \
+                self.dtype_policy.name == "mixed_float16" and \
+                not isinstance(optimizer_obj, optimizers.LossScaleOptimizer):
+            # As Keras: float16 gradients need dynamic loss scaling.
+            optimizer_obj = optimizers.LossScaleOptimizer(
+                optimizer_obj, name="loss_scale_optimizer")
         names = self._output_names_for_compile()
         object.__setattr__(self, "optimizer", optimizer_obj)
         object.__setattr__(self, "_compile_loss", None if loss is None else

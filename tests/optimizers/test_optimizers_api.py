@@ -549,3 +549,49 @@ def test_muon_orthogonalizes_matrix_updates():
     assert np.all((singular > 0.6) & (singular < 1.3))
     with pytest.raises(ValueError, match="at least 2 dimensions"):
         opt.zeropower_via_newtonschulz5(np.ones(3, "float32"), 2)
+
+
+def test_loss_scale_optimizer_skips_overflow_and_grows_the_scale():
+    w = kerasish.Variable([1.0])
+    opt = optimizers.LossScaleOptimizer(optimizers.SGD(0.5),
+                                        initial_scale=8.0,
+                                        dynamic_growth_steps=2)
+    opt.apply([np.array([np.nan], "float32")], [w])
+    assert (float(opt.dynamic_scale.numpy()), w.numpy().tolist()) == \
+        (4.0, [1.0])
+    opt.apply([np.array([4.0], "float32")], [w])    # unscaled: 1.0
+    assert w.numpy().tolist() == [0.5] and int(opt.step_counter.numpy()) == 1
+    opt.apply([np.array([4.0], "float32")], [w])    # second good step
+    assert float(opt.dynamic_scale.numpy()) == 8.0
+    assert int(opt.iterations) == 2
+    assert float(opt.scale_loss(kerasish.ops.convert_to_tensor(1.5))) == 12.0
+    opt.learning_rate = 0.25
+    assert float(opt.inner_optimizer.learning_rate) == 0.25
+
+
+def test_loss_scale_optimizer_config_and_arguments():
+    opt = optimizers.LossScaleOptimizer(optimizers.Adam(0.01),
+                                        initial_scale=64.0)
+    clone = optimizers.deserialize(optimizers.serialize(opt))
+    assert isinstance(clone.inner_optimizer, optimizers.Adam)
+    assert clone.initial_scale == 64.0
+    with pytest.raises(ValueError, match="does not support `clipnorm`"):
+        optimizers.LossScaleOptimizer(optimizers.SGD(), clipnorm=1.0)
+    with pytest.raises(ValueError, match="dynamic=False"):
+        optimizers.LossScaleOptimizer(optimizers.SGD(), dynamic=False)
+
+
+def test_mixed_float16_compile_wraps_the_optimizer():
+    kerasish.config.set_dtype_policy("mixed_float16")
+    try:
+        model = kerasish.Sequential([kerasish.Input((2,)),
+                                     kerasish.layers.Dense(1)])
+    finally:
+        kerasish.config.set_dtype_policy("float32")
+    model.compile("sgd", "mse")
+    assert isinstance(model.optimizer, optimizers.LossScaleOptimizer)
+    history = model.fit(np.ones((8, 2)), np.ones((8, 1)), epochs=2,
+                        verbose=0)
+    assert np.all(np.isfinite(history.history["loss"]))
+    model.compile("sgd", "mse", auto_scale_loss=False)
+    assert isinstance(model.optimizer, optimizers.SGD)

@@ -21,6 +21,9 @@ def make_optimizer(spec):
     if spec["schedule"]:
         name, args = spec["schedule"]
         kwargs["learning_rate"] = getattr(optimizers.schedules, name)(**args)
+    if "inner" in kwargs:
+        name, args = kwargs.pop("inner")
+        kwargs["inner_optimizer"] = getattr(optimizers, name)(**args)
     return getattr(optimizers, spec["cls"])(**kwargs)
 
 
