@@ -9,3 +9,5 @@ from kerasish.saving.object_registration import (  # noqa: F401
     register_keras_serializable, get_registered_name,
     get_registered_object, custom_object_scope, get_custom_objects)
 from kerasish.utils.py_dataset import PyDataset, Sequence  # noqa: F401
+from kerasish.utils.plotting import (model_to_dot, plot_model,  # noqa: F401
+                                     plot_history)
