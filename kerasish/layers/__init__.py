@@ -166,6 +166,9 @@ from kerasish.layers.preprocessing.hashed_crossing import (  # noqa: F401
     HashedCrossing)
 from kerasish.layers.preprocessing.hashing import Hashing  # noqa: F401
 
+# -- feature columns ----------------------------------------------------------------
+from kerasish.feature_column.dense_features import DenseFeatures  # noqa: F401,E402
+
 # -- end of families ----------------------------------------------------------------
 
 _builtin("keras.layers")(InputLayer)

@@ -1,0 +1,25 @@
+"""The Examples in kerasish.feature_column's docstrings run as doctests."""
+import doctest
+import importlib
+import pkgutil
+
+import numpy as np
+import pytest
+
+import kerasish
+import kerasish.feature_column as package
+
+MODULES = [f"kerasish.feature_column.{m.name}"
+           for m in pkgutil.iter_modules(package.__path__)]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name, capsys):
+    module = importlib.import_module(name)
+    globs = {"np": np, "kerasish": kerasish}
+    globs.update({k: getattr(module, k) for k in dir(module)
+                  if not k.startswith("__")})
+    result = doctest.testmod(module, extraglobs=globs,
+                             optionflags=doctest.ELLIPSIS |
+                             doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, capsys.readouterr().out
