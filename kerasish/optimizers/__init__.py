@@ -15,6 +15,8 @@ from kerasish.optimizers.adafactor import Adafactor  # noqa: F401
 from kerasish.optimizers.muon import Muon  # noqa: F401
 from kerasish.optimizers.loss_scale_optimizer import (  # noqa: F401
     LossScaleOptimizer)
+from kerasish.optimizers.schedule_free_adamw import (  # noqa: F401
+    ScheduleFreeAdamW)
 from kerasish.optimizers import schedules  # noqa: F401
 from kerasish.saving import object_registration as _registry
 from kerasish.saving import serialization_lib as _serialization

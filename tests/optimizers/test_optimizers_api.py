@@ -336,7 +336,8 @@ def test_serialization_round_trip(index):
     ("adamw", "AdamW"), ("adamax", "Adamax"), ("nadam", "Nadam"),
     ("rmsprop", "RMSprop"), ("RMSprop", "RMSprop"), ("adagrad", "Adagrad"),
     ("adadelta", "Adadelta"), ("ftrl", "Ftrl"), ("lion", "Lion"),
-    ("lamb", "Lamb"), ("adafactor", "Adafactor")])
+    ("lamb", "Lamb"), ("adafactor", "Adafactor"), ("muon", "Muon"),
+    ("ScheduleFreeAdamW", "ScheduleFreeAdamW")])
 def test_get_resolves_names(name, cls):
     assert type(optimizers.get(name)).__name__ == cls
 
