@@ -51,3 +51,11 @@ from kerasish.estimator.warm_starting import (  # noqa: F401
     VocabInfo, WarmStartSettings)
 from kerasish.estimator.evaluation import read_eval_results  # noqa: F401
 from kerasish.estimator import inputs  # noqa: F401
+from kerasish.estimator.head import RegressionHead  # noqa: F401
+from kerasish.estimator.classification_heads import (  # noqa: F401
+    BinaryClassHead, MultiClassHead)
+from kerasish.estimator.linear import (  # noqa: F401
+    LinearClassifier, LinearRegressor)
+from kerasish.estimator.dnn import DNNClassifier, DNNRegressor  # noqa: F401
+from kerasish.estimator.dnn_linear_combined import (  # noqa: F401
+    DNNLinearCombinedClassifier, DNNLinearCombinedRegressor)

@@ -1,0 +1,97 @@
+"""Shared pieces of the premade estimators: optimizers, per-call objects,
+the combined train op, labels/weights helpers."""
+import numpy as np
+
+from kerasish.optimizers.base_optimizer import Optimizer
+
+_OPTIMIZERS = {"Adagrad": "Adagrad", "Adam": "Adam", "Ftrl": "Ftrl",
+               "RMSProp": "RMSprop", "SGD": "SGD"}
+
+
+def get_optimizer_instance(optimizer, learning_rate):
+    """A new optimizer for one call (TF's `get_optimizer_instance_v2`).
+
+    Args:
+        optimizer: One of TF's names (`"Adagrad"`, `"Adam"`, `"Ftrl"`,
+            `"RMSProp"`, `"SGD"`, created with `learning_rate`), an
+            `Optimizer` (a fresh copy from its config is returned: the
+            Estimator's variable store gives the copy the slots of the
+            earlier calls), or a callable returning an optimizer.
+        learning_rate: Rate for a named optimizer.
+
+    Returns:
+        An `Optimizer`.
+
+    Example:
+
+    >>> opt = get_optimizer_instance("Adagrad", learning_rate=0.05)
+    >>> type(opt).__name__, round(float(opt.learning_rate.numpy()), 2)
+    ('Adagrad', 0.05)
+    """
+    from kerasish import optimizers
+    if isinstance(optimizer, str):
+        if optimizer not in _OPTIMIZERS:
+            raise ValueError(f"Unsupported optimizer name: {optimizer}. "
+                             f"Supported names are: {sorted(_OPTIMIZERS)}")
+        return getattr(optimizers, _OPTIMIZERS[optimizer])(
+            learning_rate=learning_rate)
+    if isinstance(optimizer, Optimizer):
+        return type(optimizer).from_config(optimizer.get_config())
+    if callable(optimizer):
+        optimizer = optimizer()
+    if not isinstance(optimizer, Optimizer):
+        raise ValueError("The given object is not a kerasish.optimizers."
+                         f"Optimizer instance. Given: {optimizer!r}")
+    return optimizer
+
+
+def per_call(key, factory):
+    """`factory()` once per Estimator call (kept by the variable store).
+
+    Inside `model_fn` the store's `memo` keeps the objects of one
+    `train`/`evaluate`/`predict` call, so layers are not rebuilt for every
+    batch; outside an Estimator it just calls `factory`.
+    """
+    from kerasish.estimator.variable_store import active_store
+    store = active_store()
+    return factory() if store is None else store.memo(key, factory)
+
+
+def train_op_fn(pairs):
+    """A `train_op_fn(loss)` applying each `(optimizer, variables)` pair's
+    gradients, all computed from one backward pass of the loss."""
+    def fn(loss):
+        from kerasish.backend import tape as tape_module
+        tapes = tape_module.active_tapes()
+        if not tapes:
+            raise ValueError("A premade model_fn must run under an "
+                             "Estimator (its GradientTape) to train.")
+        variables = [v for _, vs in pairs for v in vs]
+        grads = tapes[-1].gradient(loss, variables)
+        start = 0
+        for optimizer, vs in pairs:
+            optimizer.apply_gradients(zip(grads[start:start + len(vs)], vs))
+            start += len(vs)
+        return pairs[0][0].iterations
+    return fn
+
+
+def check_features(features):
+    if not isinstance(features, dict):
+        raise ValueError("features should be a dictionary of arrays. Given "
+                         f"type: {type(features).__name__}")
+
+
+def check_hidden_units(hidden_units):
+    units = list(hidden_units or [])
+    if not units or any(not isinstance(u, (int, np.integer)) or u < 1
+                        for u in units):
+        raise ValueError("hidden_units must be a non-empty list of positive "
+                         f"ints. Given: {hidden_units!r}")
+    return tuple(int(u) for u in units)
+
+
+def check_dropout(dropout):
+    if dropout is not None and not 0 <= dropout < 1:
+        raise ValueError(f"dropout must be in [0, 1). Given: {dropout!r}")
+    return dropout

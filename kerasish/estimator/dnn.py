@@ -1,0 +1,175 @@
+"""`DNNClassifier` and `DNNRegressor`: feed-forward networks on columns.
+
+The network is TF's: `DenseFeatures` (`dnn/input_layer`), then per hidden
+layer a `Dense` (`dnn/hiddenlayer_<i>`, Glorot-uniform kernel), dropout
+while training, batch normalization (`dnn/batchnorm_<i>`, momentum 0.999)
+if asked, and a linear `dnn/logits` layer; the variable names match TF's.
+"""
+from kerasish.engine import naming
+from kerasish.estimator import canned_utils as utils
+from kerasish.estimator.classification_heads import classification_head
+from kerasish.estimator.estimator import Estimator
+from kerasish.estimator.head import SUM_OVER_BATCH_SIZE, RegressionHead
+from kerasish.estimator.mode_keys import ModeKeys
+
+LEARNING_RATE = 0.05
+
+
+class DNNNetwork:
+    """The layers of a premade DNN (see module docstring)."""
+
+    def __init__(self, units, hidden_units, feature_columns, activation_fn,
+                 dropout, batch_norm):
+        from kerasish import layers
+        from kerasish.feature_column import DenseFeatures
+        self.input_layer = DenseFeatures(feature_columns, name="input_layer")
+        self.hidden = [layers.Dense(n, activation=activation_fn,
+                                    name=f"hiddenlayer_{i}")
+                       for i, n in enumerate(hidden_units)]
+        self.dropout = [layers.Dropout(dropout) for _ in hidden_units] \
+            if dropout else []
+        self.batch_norm = [layers.BatchNormalization(
+            momentum=0.999, name=f"batchnorm_{i}")
+            for i in range(len(hidden_units))] if batch_norm else []
+        self.logits = layers.Dense(units, name="logits")
+
+    def __call__(self, features, mode):
+        training = mode == ModeKeys.TRAIN
+        with naming.name_scope("dnn"):
+            net = self.input_layer(features)
+            for i, layer in enumerate(self.hidden):
+                net = layer(net)
+                if self.dropout and training:
+                    net = self.dropout[i](net, training=True)
+                if self.batch_norm:
+                    net = self.batch_norm[i](net, training=training)
+            return self.logits(net)
+
+    @property
+    def trainable_variables(self):
+        parts = [self.input_layer, *self.hidden, *self.batch_norm,
+                 self.logits]
+        return [v for layer in parts for v in layer.trainable_variables]
+
+
+def dnn_logits(features, mode, units, hidden_units, feature_columns,
+               activation_fn, dropout, batch_norm):
+    """`(logits, network)` of the premade DNN for this call."""
+    network = utils.per_call("dnn_network", lambda: DNNNetwork(
+        units, hidden_units, feature_columns, activation_fn, dropout,
+        batch_norm))
+    return network(features, mode), network
+
+
+def _dnn_model_fn(features, labels, mode, head, hidden_units,
+                  feature_columns, optimizer, activation_fn, dropout,
+                  batch_norm):
+    utils.check_features(features)
+    logits, network = dnn_logits(features, mode, head.logits_dimension,
+                                 hidden_units, feature_columns,
+                                 activation_fn, dropout, batch_norm)
+    train_op_fn = None
+    if mode == ModeKeys.TRAIN:
+        opt = utils.per_call("dnn_optimizer", lambda:
+                             utils.get_optimizer_instance(optimizer,
+                                                          LEARNING_RATE))
+        train_op_fn = utils.train_op_fn(
+            [(opt, network.trainable_variables)])
+    return head.create_estimator_spec(features, mode, logits, labels=labels,
+                                      train_op_fn=train_op_fn)
+
+
+class _DNNEstimator(Estimator):
+    def __init__(self, head, hidden_units, feature_columns, model_dir,
+                 optimizer, activation_fn, dropout, config, warm_start_from,
+                 batch_norm):
+        hidden_units = utils.check_hidden_units(hidden_units)
+        dropout = utils.check_dropout(dropout)
+        feature_columns = tuple(feature_columns or ())
+
+        def model_fn(features, labels, mode):
+            return _dnn_model_fn(features, labels, mode, head, hidden_units,
+                                 feature_columns, optimizer, activation_fn,
+                                 dropout, batch_norm)
+        super().__init__(model_fn, model_dir=model_dir, config=config,
+                         warm_start_from=warm_start_from)
+
+
+class DNNClassifier(_DNNEstimator):
+    """A deep neural network classifier (TF's `DNNClassifier`).
+
+    Args:
+        hidden_units: Units per hidden layer, e.g. `[64, 32]`.
+        feature_columns: Dense feature columns (numeric, bucketized,
+            indicator, embedding).
+        model_dir: Folder of checkpoints.
+        n_classes: Number of classes (2: logistic head). Defaults to 2.
+        weight_column: Feature key or `numeric_column` of example weights.
+        label_vocabulary: Label strings (default: labels are class ids).
+        optimizer: Name (`"Adagrad"`, `"Adam"`, `"Ftrl"`, `"RMSProp"`,
+            `"SGD"`, learning rate 0.05), optimizer or callable. Defaults to
+            `"Adagrad"`.
+        activation_fn: Activation of the hidden layers (default `"relu"`).
+        dropout: Probability of dropping a hidden unit while training.
+        config: A `RunConfig`.
+        warm_start_from: Checkpoint or `WarmStartSettings`.
+        loss_reduction: `"sum_over_batch_size"` (default) or `"sum"`.
+        batch_norm: Batch-normalize after each hidden layer.
+
+    Example:
+
+    >>> from kerasish import feature_column as fc
+    >>> est = DNNClassifier([4], [fc.numeric_column("x")])
+    >>> data = ({"x": np.array([[0.0], [1.0]] * 8)}, np.array([0, 1] * 8))
+    >>> _ = est.train(lambda: data, steps=2)
+    >>> sorted(est.evaluate(lambda: data))[:3]
+    ['accuracy', 'accuracy_baseline', 'auc']
+    """
+
+    def __init__(self, hidden_units, feature_columns, model_dir=None,
+                 n_classes=2, weight_column=None, label_vocabulary=None,
+                 optimizer="Adagrad", activation_fn="relu", dropout=None,
+                 config=None, warm_start_from=None,
+                 loss_reduction=SUM_OVER_BATCH_SIZE, batch_norm=False):
+        head = classification_head(n_classes, weight_column,
+                                   label_vocabulary, loss_reduction)
+        super().__init__(head, hidden_units, feature_columns, model_dir,
+                         optimizer, activation_fn, dropout, config,
+                         warm_start_from, batch_norm)
+
+
+class DNNRegressor(_DNNEstimator):
+    """A deep neural network regressor (TF's `DNNRegressor`).
+
+    Args:
+        hidden_units: Units per hidden layer.
+        feature_columns: Dense feature columns.
+        model_dir: Folder of checkpoints.
+        label_dimension: Number of regression targets. Defaults to 1.
+        weight_column: Feature key or `numeric_column` of example weights.
+        optimizer: Name, optimizer or callable (default `"Adagrad"`).
+        activation_fn: Activation of the hidden layers (default `"relu"`).
+        dropout: Probability of dropping a hidden unit while training.
+        config: A `RunConfig`.
+        warm_start_from: Checkpoint or `WarmStartSettings`.
+        loss_reduction: `"sum_over_batch_size"` (default) or `"sum"`.
+        batch_norm: Batch-normalize after each hidden layer.
+
+    Example:
+
+    >>> from kerasish import feature_column as fc
+    >>> est = DNNRegressor([4], [fc.numeric_column("x")])
+    >>> _ = est.train(lambda: ({"x": np.ones((4, 1))}, np.ones(4)), steps=1)
+    >>> sorted(est.evaluate(lambda: ({"x": np.ones((4, 1))}, np.ones(4))))
+    ['average_loss', 'global_step', 'label/mean', 'loss', 'prediction/mean']
+    """
+
+    def __init__(self, hidden_units, feature_columns, model_dir=None,
+                 label_dimension=1, weight_column=None, optimizer="Adagrad",
+                 activation_fn="relu", dropout=None, config=None,
+                 warm_start_from=None, loss_reduction=SUM_OVER_BATCH_SIZE,
+                 batch_norm=False):
+        head = RegressionHead(label_dimension, weight_column, loss_reduction)
+        super().__init__(head, hidden_units, feature_columns, model_dir,
+                         optimizer, activation_fn, dropout, config,
+                         warm_start_from, batch_norm)
