@@ -59,3 +59,8 @@ from kerasish.estimator.linear import (  # noqa: F401
 from kerasish.estimator.dnn import DNNClassifier, DNNRegressor  # noqa: F401
 from kerasish.estimator.dnn_linear_combined import (  # noqa: F401
     DNNLinearCombinedClassifier, DNNLinearCombinedRegressor)
+from kerasish.estimator.keras_lib import model_to_estimator  # noqa: F401
+from kerasish.estimator.training import (  # noqa: F401
+    TrainSpec, EvalSpec, train_and_evaluate)
+from kerasish.estimator.exporter import (  # noqa: F401
+    Exporter, LatestExporter, FinalExporter, BestExporter)

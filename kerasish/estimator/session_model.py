@@ -133,8 +133,9 @@ class SessionModel(Model):
         for key, metric in self.eval_metrics.items():
             value = metric.result()
             if isinstance(value, dict):
-                results.update({f"{key}/{k}": _to_number(v)
-                                for k, v in value.items()})
+                # A metric of several results (Keras's compiled metrics)
+                # reports them under their own names.
+                results.update({k: _to_number(v) for k, v in value.items()})
             else:
                 results[key] = _to_number(value)
         return results
