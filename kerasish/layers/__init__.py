@@ -88,6 +88,8 @@ from kerasish.layers.normalization.unit_normalization import (  # noqa: F401
     UnitNormalization)
 from kerasish.layers.normalization.rms_normalization import (  # noqa: F401
     RMSNormalization)
+from kerasish.layers.normalization.spectral_normalization import (  # noqa: F401,E501
+    SpectralNormalization)
 
 # -- regularization ---------------------------------------------------------------
 from kerasish.layers.regularization.dropout import Dropout  # noqa: F401

@@ -380,3 +380,57 @@ def test_batch_norm_training_matches_keras_fit():
                 BN_FIT_W5, BN_FIT_W6, BN_FIT_W7]
     for got, want in zip(model.get_weights(), expected):
         _close(got, want, tol=1e-5)
+
+
+def test_spectral_normalization_matches_keras(tmp_path):
+    # Keras 3.15.1: SpectralNormalization(Dense(3, kernel_initializer=
+    # "ones"), power_iterations=2), then the vector_u / kernel set below
+    # and one training call.
+    layer = layers.SpectralNormalization(
+        layers.Dense(3, kernel_initializer="ones"), power_iterations=2)
+    x = np.arange(8, dtype="float32").reshape(2, 4) / 4
+    _close(layer(x), [[1.5] * 3, [5.5] * 3])
+    assert [w.path for w in layer.weights] == [
+        "spectral_normalization/dense/kernel",
+        "spectral_normalization/vector_u", "spectral_normalization/dense/bias"]
+    layer.vector_u.assign(np.array([[0.3, -0.5, 0.8]], "float32"))
+    layer.layer.kernel.assign(
+        np.arange(12, dtype="float32").reshape(4, 3) / 10 - 0.4)
+    _close(layer(x, training=True), [
+        [0.3520542085170746, 0.4694056510925293, 0.5867570638656616],
+        [0.5085227489471436, 0.9388113021850586, 1.3690998554229736]])
+    _close(layer.vector_u, [[0.5071547627449036, 0.574709415435791,
+                             0.6422640681266785]])
+    _close(np.linalg.svd(layer.layer.kernel.numpy(), compute_uv=False)[0],
+           1.0, tol=1e-3)
+    # Keras stores the kernel under the wrapper and under the layer.
+    model = kerasish.Sequential([kerasish.Input((4,)), layer])
+    path = str(tmp_path / "sn.weights.h5")
+    model.save_weights(path)
+    import h5py
+    with h5py.File(path) as f:
+        group = f["layers/spectral_normalization"]
+        assert sorted(group["vars"]) == ["0", "1"]
+        assert sorted(group["layer/vars"]) == ["0", "1"]
+
+
+def test_spectral_normalization_config_gradients_and_errors():
+    layer = layers.SpectralNormalization(layers.Dense(2), power_iterations=3)
+    layer(np.ones((1, 3), "float32"))
+    config = layer.get_config()
+    assert config["power_iterations"] == 3
+    assert config["layer"]["class_name"] == "Dense"
+    clone = layers.SpectralNormalization.from_config(config)
+    assert clone.power_iterations == 3 and clone.layer.units == 2
+    emb = layers.SpectralNormalization(layers.Embedding(5, 3))
+    emb(np.array([[1, 2]]), training=True)
+    assert emb.kernel is emb.layer.embeddings
+    inner = layers.Dense(2, dtype="float64")
+    wrapped = layers.SpectralNormalization(inner, dtype="float64")
+    wrapped(np.ones((1, 3)))
+    check_grads(wrapped, [np.random.default_rng(0).standard_normal((4, 3))],
+                variables=inner.trainable_weights)
+    with pytest.raises(ValueError, match="power_iterations"):
+        layers.SpectralNormalization(layers.Dense(2), power_iterations=0)
+    with pytest.raises(ValueError, match="nor 'embeddings'"):
+        layers.SpectralNormalization(layers.ReLU())(np.ones((1, 2)))
