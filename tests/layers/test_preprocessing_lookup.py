@@ -260,3 +260,23 @@ def test_adapted_vocabulary_survives_a_keras_file(tmp_path, mode):
     np.testing.assert_allclose(loaded.predict(x, verbose=0),
                                model.predict(x, verbose=0))
     assert loaded.layers[1].get_vocabulary() == lookup.get_vocabulary()
+
+
+def test_vocabulary_file(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("cat\ndog\nbird\n", encoding="utf-8")
+    layer = layers.StringLookup(vocabulary=str(path))
+    np.testing.assert_array_equal(
+        layer(np.array(["dog", "bird", "fish"])).numpy(), [2, 3, 0])
+    assert layer.get_config()["vocabulary"] is None
+    ints = tmp_path / "ints.txt"
+    ints.write_text("10\n20\n", encoding="utf-8")
+    np.testing.assert_array_equal(
+        layers.IntegerLookup(vocabulary=str(ints))(np.array([20, 5])).numpy(),
+        [2, 0])
+    with pytest.raises(ValueError, match="does not exist"):
+        layers.StringLookup(vocabulary=str(tmp_path / "missing.txt"))
+    from kerasish.saving.safe_mode import SafeModeScope
+    with SafeModeScope(True), pytest.raises(ValueError,
+                                            match="vocabulary file"):
+        layers.StringLookup(vocabulary=str(path))

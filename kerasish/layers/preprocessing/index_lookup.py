@@ -117,10 +117,8 @@ class IndexLookup(Layer):
             idf_weights: IDF weights (`"tf_idf"` mode only), one per token.
         """
         if isinstance(vocabulary, str):
-            raise ValueError(
-                "Vocabulary files are not supported by kerasish's "
-                f"{type(self).__name__}; pass the list of tokens. Received: "
-                f"vocabulary={vocabulary!r}")
+            vocabulary = lookup_checks.read_vocabulary_file(
+                vocabulary, self.output_mode, self._token_dtype() is np.int64)
         lookup_checks.check_idf_argument(self.output_mode, idf_weights)
         vocabulary = np.asarray(_numpy(vocabulary))
         if vocabulary.size == 0:

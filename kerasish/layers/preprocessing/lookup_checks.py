@@ -1,5 +1,6 @@
 """Argument validation of the lookup layers, with Keras's messages."""
 import collections
+import os
 
 import numpy as np
 
@@ -93,3 +94,32 @@ def strip_special_tokens(layer, vocabulary):
             f"size. Received vocabulary size is {size}; `max_tokens` is "
             f"{layer.max_tokens}.")
     return tokens
+
+
+def read_vocabulary_file(path, output_mode, integers):
+    """The tokens of a vocabulary file, one per line (Keras's format).
+
+    Reading a file named in a model config is refused while loading in
+    safe mode: a saved model must not read arbitrary files.
+    """
+    from kerasish.saving import safe_mode
+    if safe_mode._current():
+        raise ValueError(
+            "Requested the loading of a vocabulary file outside of the "
+            "model archive. This carries a potential risk of loading "
+            "arbitrary and sensitive files and thus it is disallowed by "
+            "default. If you trust the source of the artifact, you can "
+            "override this error by passing `safe_mode=False` to the "
+            "loading function, or calling "
+            "`kerasish.config.enable_unsafe_deserialization()`. "
+            f"Vocabulary file: '{path}'")
+    if not os.path.exists(path):
+        raise ValueError(f"Vocabulary file {path} does not exist.")
+    if output_mode == "tf_idf":
+        raise ValueError("output_mode `'tf_idf'` does not support loading a "
+                         "vocabulary from file.")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    while lines and lines[-1] == "":
+        lines.pop()
+    return [int(v) for v in lines] if integers else lines
