@@ -20,14 +20,27 @@ def _folder(base, path):
     return os.path.join(base, *path.split("/")) if path else base
 
 
+def save_assets(model, folder):
+    """Write every layer's assets under `folder` (Keras's `assets/`)."""
+    for path, obj in state_walk.walk(model):
+        if hasattr(obj, "save_assets"):
+            target = _folder(folder, path)
+            os.makedirs(target, exist_ok=True)
+            obj.save_assets(target)
+
+
+def load_assets(model, folder):
+    """Give each layer with `load_assets` its folder under `folder`."""
+    for path, obj in state_walk.walk(model):
+        target = _folder(folder, path)
+        if hasattr(obj, "load_assets") and os.path.isdir(target):
+            obj.load_assets(target)
+
+
 def write_assets(model, zf):
     """Add every layer's assets to the open zip `zf`."""
     with tempfile.TemporaryDirectory() as tmp:
-        for path, obj in state_walk.walk(model):
-            if hasattr(obj, "save_assets"):
-                folder = _folder(tmp, path)
-                os.makedirs(folder, exist_ok=True)
-                obj.save_assets(folder)
+        save_assets(model, tmp)
         for folder, _, files in os.walk(tmp):
             for name in sorted(files):
                 full = os.path.join(folder, name)
@@ -62,7 +75,4 @@ def read_assets(model, zf, source=None):
                                  f"{name} ({e}).") from None
             with open(target, "wb") as f:
                 f.write(data)
-        for path, obj in state_walk.walk(model):
-            folder = _folder(os.path.join(tmp, _ROOT), path)
-            if hasattr(obj, "load_assets") and os.path.isdir(folder):
-                obj.load_assets(folder)
+        load_assets(model, os.path.join(tmp, _ROOT))

@@ -25,7 +25,9 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         model: The model to save.
         filepath: Path ending in `.keras`, `.h5` or `.hdf5`.
         overwrite: Whether to replace an existing file. Defaults to `True`.
-        zipped: Accepted for Keras compatibility (`.keras` is always a zip).
+        zipped: `False` writes the `.keras` members into a folder at
+            `filepath` instead of a zip (`filepath` must then not end in
+            `.keras`). Defaults to a zip.
         include_optimizer: Keyword-only; whether to save the compile
             configuration and optimizer state. Defaults to `True`.
 
@@ -45,6 +47,10 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     if kwargs:
         raise ValueError("The following argument(s) are not supported: "
                          f"{list(kwargs)}")
+    if zipped is False:
+        from kerasish.saving import keras_dir
+        return keras_dir.save_model_to_dir(model, filepath, overwrite,
+                                           include_optimizer)
     if filepath.endswith(".keras"):
         return saving_lib.save_model(model, filepath, overwrite,
                                      include_optimizer)
@@ -63,7 +69,7 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Load a model saved as `.keras` or legacy `.h5`/`.hdf5`.
+    """Load a model saved as `.keras`, legacy `.h5`/`.hdf5`, or unzipped.
 
     Files written by Keras 3 (and Keras 2 for `.h5`) load too. Classes and
     functions are looked up by name among kerasish's built-ins, the
@@ -72,7 +78,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     `safe_mode=False`.
 
     Args:
-        filepath: Path of the file.
+        filepath: Path of the file (or of the folder written with
+            `zipped=False`).
         custom_objects: Optional dict of name -> user class or function.
         compile: Whether to compile the model as it was saved (optimizer
             state included). Defaults to `True`.
@@ -95,6 +102,10 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     'mean_squared_error'
     """
     filepath = os.fspath(filepath)
+    from kerasish.saving import keras_dir
+    if keras_dir.is_keras_dir(filepath):
+        return keras_dir.load_model_from_dir(filepath, custom_objects,
+                                             compile, safe_mode)
     if filepath.endswith(".keras"):
         return saving_lib.load_model(filepath, custom_objects, compile,
                                      safe_mode)

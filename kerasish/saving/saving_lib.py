@@ -133,15 +133,21 @@ def _metadata():
             "kerasish_version": __version__}
 
 
-def save_model(model, filepath, overwrite=True, include_optimizer=True):
-    """Write `model` as a `.keras` zip file."""
+def model_config(model, include_optimizer=True):
+    """The `config.json` content of `model`."""
     from kerasish.saving.serialization_lib import serialize_keras_object
     from kerasish.saving.sharing import ObjectSharingScope
-    h5py = _h5py()
     with ObjectSharingScope():
         config = serialize_keras_object(model)
     if not include_optimizer:
         config.pop("compile_config", None)
+    return config
+
+
+def save_model(model, filepath, overwrite=True, include_optimizer=True):
+    """Write `model` as a `.keras` zip file."""
+    h5py = _h5py()
+    config = model_config(model, include_optimizer)
     buffer = io.BytesIO()
     with h5py.File(buffer, "w") as f:
         write_weights(model, f)
@@ -180,22 +186,24 @@ def _read_member(zf, name, filepath):
             from None
 
 
-def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Rebuild a model from a `.keras` file, with weights (and optimizer)."""
-    from kerasish.saving.serialization_lib import deserialize_keras_object
-    from kerasish.saving.sharing import ObjectSharingScope
-    h5py = _h5py()
-    with _open_zip(filepath) as zf:
-        try:
-            config = json.loads(_read_member(zf, _CONFIG, filepath))
-        except json.JSONDecodeError as e:
-            raise ValueError(
-                f"{filepath!r}: config.json is not valid JSON ({e}).") \
-                from None
-        weights = _read_member(zf, _WEIGHTS, filepath)
+def parse_config(text, filepath):
+    """`config.json` text -> the model's config dict (checked)."""
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(
+            f"{filepath!r}: config.json is not valid JSON ({e}).") from None
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"{filepath!r}: config.json does not describe a "
                          f"model. Received: {str(config):.200}")
+    return config
+
+
+def build_model(config, filepath, custom_objects, compile, safe_mode):
+    """The model of a `config.json` dict, compiled if asked and saved so."""
+    from kerasish.saving.serialization_lib import deserialize_keras_object
+    from kerasish.saving.sharing import ObjectSharingScope
+    config = dict(config)
     compile_config = config.pop("compile_config", None)
     with errors.building(filepath):
         with ObjectSharingScope():
@@ -207,6 +215,17 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                 custom_object_scope
             with custom_object_scope(custom_objects or {}):
                 model.compile_from_config(compile_config)
+    return model
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """Rebuild a model from a `.keras` file, with weights (and optimizer)."""
+    h5py = _h5py()
+    with _open_zip(filepath) as zf:
+        config = parse_config(_read_member(zf, _CONFIG, filepath), filepath)
+        weights = _read_member(zf, _WEIGHTS, filepath)
+    model = build_model(config, filepath, custom_objects, compile,
+                        safe_mode)
     with _open_weights(h5py, weights, filepath) as f:
         read_weights(model, f, source=filepath)
     with _open_zip(filepath) as zf:

@@ -116,6 +116,20 @@ def keras_zip(source):
     return names, config, metadata, weights
 
 
+def keras_folder(source):
+    """Like `keras_zip`, for a model saved with `zipped=False`."""
+    # git keeps no empty folder, so an empty `assets/` is not compared.
+    names = sorted(name for name in os.listdir(source)
+                   if not os.path.isdir(os.path.join(source, name))
+                   or os.listdir(os.path.join(source, name)))
+    with open(os.path.join(source, "config.json")) as f:
+        config = json.load(f)
+    with open(os.path.join(source, "metadata.json")) as f:
+        metadata = json.load(f)
+    weights = h5_layout(os.path.join(source, "model.weights.h5"))
+    return names, config, metadata, weights
+
+
 # -- comparing configs ----------------------------------------------------------
 TOLERATED_NODE_KWARGS = {"mask", "training"}
 

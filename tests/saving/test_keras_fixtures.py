@@ -15,7 +15,7 @@ from tests.fixtures import families
 from tests.saving import interop
 from tests.saving.interop import Expected, assert_allclose_tree
 
-MODEL_FORMATS = [".keras", ".h5"]
+MODEL_FORMATS = [".keras", "_dir", ".h5"]
 # Keras 3 records no input shape for a subclassed model in legacy .h5, so
 # neither Keras nor kerasish can rebuild it from such a file (checked in
 # test_keras_subclassed_h5_needs_a_built_model).

@@ -1,5 +1,6 @@
 """kerasish's own `.keras` and `.weights.h5` files, round trip."""
 import json
+import os
 import zipfile
 
 import numpy as np
@@ -161,3 +162,24 @@ def test_asset_outside_its_folder_is_refused(tmp_path):
     with pytest.raises(ValueError, match="outside the assets folder"):
         kerasish.models.load_model(path)
     assert not (tmp_path.parent / "escaped.txt").exists()
+
+
+def test_unzipped_folder_round_trip(tmp_path):
+    model = _trained()
+    path = str(tmp_path / "model_dir")
+    model.save(path, zipped=False)
+    model.save(path, zipped=False)          # replaces the folder
+    assert sorted(os.listdir(path)) == ["assets", "config.json",
+                                        "metadata.json", "model.weights.h5"]
+    assert sorted(os.listdir(tmp_path)) == ["model_dir"]
+    loaded = kerasish.models.load_model(path)
+    _assert_same_state(loaded, model)
+    with pytest.raises(ValueError, match="should not end in `.keras`"):
+        model.save(str(tmp_path / "m.keras"), zipped=False)
+    with pytest.raises(FileExistsError):
+        model.save(path, zipped=False, overwrite=False)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("keep me")
+    with pytest.raises(ValueError, match="not a folder of a saved model"):
+        model.save(str(tmp_path / "other"), zipped=False)
+    assert (tmp_path / "other" / "notes.txt").read_text() == "keep me"

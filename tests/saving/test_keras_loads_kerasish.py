@@ -15,6 +15,7 @@ import tempfile
 import numpy as np
 import pytest
 
+from tests.fixtures import families
 from tests.fixtures.npz_struct import flatten
 from tests.saving import interop
 
@@ -45,9 +46,8 @@ def _write_family(folder, name):
     # Only the formats in which Keras reloads its own file of the family
     # (Keras 3.15 cannot rebuild legacy .h5 op nodes or subclassed models).
     formats = interop.info(name)["keras_reloads"]
-    model.save(base + ".keras")
-    model.save(base + ".h5")
-    model.save_weights(base + ".weights.h5")
+    for ext in case.formats:
+        families.save(model, base + ext)
     arrays, structure = {}, {}
     for key, value in (("x", case.x),
                        ("pred", model.predict(case.x, verbose=0))):

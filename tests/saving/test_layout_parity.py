@@ -29,6 +29,7 @@ import json
 import h5py
 import pytest
 
+from tests.fixtures import families
 from tests.saving import interop
 from tests.saving.interop import Diff
 
@@ -48,10 +49,7 @@ def written(tmp_path_factory):
         case = interop.build(name)
         base = str(folder / name)
         for ext in case.formats:
-            if ext == ".weights.h5":
-                case.model.save_weights(base + ext)
-            else:
-                case.model.save(base + ext)
+            families.save(case.model, base + ext)
         out[name] = base
     return out
 
@@ -104,6 +102,15 @@ def test_legacy_h5_matches(written, name):
     assert_same(ours, keras)
     with h5py.File(written[name] + ".h5", "r") as f:
         assert "backend" in f.attrs and "backend" in f["model_weights"].attrs
+
+
+@pytest.mark.parametrize("name", interop.with_format("_dir"))
+def test_unzipped_folder_matches(written, name):
+    ours = interop.keras_folder(written[name] + "_dir")
+    keras = interop.keras_folder(interop.path(name, "_dir"))
+    assert ours[0] == keras[0]                          # folder members
+    assert_same(_model_config(ours[1]), _model_config(keras[1]))
+    assert_same(_weights(ours[3]), _weights(keras[3]))
 
 
 def test_diff_reports_what_differs():
