@@ -57,11 +57,13 @@ def _is_array_like(value):
 
 
 def _as_array(value, where):
-    if not _is_array_like(value):
-        raise ValueError(f"{where} must be an array. Received: "
-                         f"{type(value).__name__} {value!r:.100}; "
-                         f"{_EXPECTED}.")
-    return np.asarray(getattr(value, "_value", value))
+    array = np.asarray(getattr(value, "_value", value)) \
+        if _is_array_like(value) else None
+    if array is None or array.ndim == 0:
+        raise ValueError(f"{where} must be an array with a batch (first) "
+                         f"axis. Received: {type(value).__name__} "
+                         f"{value!r:.100}; {_EXPECTED}.")
+    return array
 
 
 def _check_part(part, where, allow_none):

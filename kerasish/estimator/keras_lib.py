@@ -2,8 +2,11 @@
 
 The model keeps its own variables (its current weights are the starting
 point, as TF warm-started from them); the Estimator's store records them,
-and the optimizer's, so checkpoints in `model_dir` hold them by path and a
-later `train`/`evaluate`/`predict` restores them into the model.
+and the optimizer's, so checkpoints in `model_dir` hold them and a later
+`train`/`evaluate`/`predict` restores them into the model. They are named
+by their place in the model, as in a Keras weights file (`layers/dense/
+vars/0`, `optimizer/vars/0`), not by object names, so another instance of
+the same architecture (`dense_1`, ...) restores them too.
 """
 from kerasish import tree
 from kerasish.estimator import canned_utils as utils
@@ -83,17 +86,32 @@ class KerasMetrics(Metric):
         return {self._names_map.get(k, k): v for k, v in results.items()}
 
 
+def keras_variable_names(model):
+    """`(variables, names)`: the model's and its optimizer's variables,
+    named by their place in a Keras weights file."""
+    from kerasish.saving import state_walk
+    variables, names = [], []
+    for path, obj in state_walk.walk(model):
+        for i, variable in enumerate(state_walk.own_variables(obj)):
+            variables.append(variable)
+            names.append(f"{path}/vars/{i}" if path else f"vars/{i}")
+    for i, variable in enumerate(model.optimizer.variables):
+        variables.append(variable)
+        names.append(f"optimizer/vars/{i}")
+    return variables, names
+
+
 def _keras_model_fn(model, metric_names_map, export_outputs):
+    variables, names = keras_variable_names(model)
+
     def model_fn(features, labels, mode):
         store = active_store()
         optimizer = model.optimizer
-        store.adopt(model.variables)
-        store.adopt(optimizer.variables)
+        store.adopt(variables, names)
         x = _model_inputs(model, features)
         y_pred = model(x, training=mode == ModeKeys.TRAIN)
-        names = _output_names(model)
         outputs = y_pred if isinstance(y_pred, (list, tuple)) else [y_pred]
-        predictions = dict(zip(names, tree.flatten(outputs)))
+        predictions = dict(zip(_output_names(model), tree.flatten(outputs)))
         if mode == ModeKeys.PREDICT:
             return EstimatorSpec(mode, predictions=predictions,
                                  export_outputs=export_outputs)
@@ -102,7 +120,6 @@ def _keras_model_fn(model, metric_names_map, export_outputs):
                                   ModeKeys.TRAIN)
         if mode == ModeKeys.TRAIN:
             train_op = optimizer.minimize(loss, model.trainable_variables)
-            store.adopt(optimizer.variables)
             return EstimatorSpec(mode, predictions=predictions, loss=loss,
                                  train_op=train_op)
         metrics = {}
@@ -171,6 +188,14 @@ def model_to_estimator(keras_model=None, keras_model_path=None,
             "The given keras model has not been compiled yet. Please compile "
             "the model with `model.compile()` before calling "
             "`model_to_estimator()`.")
+    if not keras_model.built:
+        raise ValueError(
+            "model_to_estimator needs a built model: give it an Input, call "
+            "it on a batch or call `model.build(input_shape)` first.")
+    if not keras_model.optimizer.built:
+        # Slots exist before the Estimator runs, so they are named by
+        # their place in the optimizer like every other variable.
+        keras_model.optimizer.build(keras_model.trainable_variables)
     if checkpoint_format not in ("saver", "checkpoint"):
         raise ValueError("checkpoint_format must be 'saver' or "
                          f"'checkpoint'. Received: {checkpoint_format!r}")

@@ -78,9 +78,33 @@ class SessionModel(Model):
         return self._predict(features, labels)
 
     def _call(self, features, labels):
+        if getattr(self, "_probing", False) and self.mode != ModeKeys.TRAIN:
+            # The probe runs before the checkpoint is restored: record the
+            # variables built outside model_fn so they are restored too.
+            with GradientTape() as tape:
+                spec = self._call_model_fn(features, labels)
+            self.store.adopt(tape.watched_variables())
+        else:
+            spec = self._call_model_fn(features, labels)
+        # Metric state is local in every mode: never saved or restored.
+        self.store.mark_local([v for m in spec.eval_metric_ops.values()
+                               for v in m.variables])
+        return spec
+
+    def _call_model_fn(self, features, labels):
         with self.store.scope():
-            return self._estimator._call_model_fn(
-                features, labels, self.mode, self._estimator.config)
+            try:
+                return self._estimator._call_model_fn(
+                    features, labels, self.mode, self._estimator.config)
+            except ValueError as error:
+                if "Unknown variable" not in str(error):
+                    raise
+                raise ValueError(
+                    f"{error} In an Estimator, create the optimizer inside "
+                    "model_fn (as TF does): model_fn runs for every batch and "
+                    "creates its layers' variables anew each time (they "
+                    "share their values by name), so an optimizer kept from "
+                    "an earlier call does not know them.") from error
 
     def _train(self, features, labels):
         with GradientTape(persistent=True) as tape:
@@ -101,8 +125,6 @@ class SessionModel(Model):
                     f"Metric with name {key!r} is not allowed, because "
                     "Estimator already defines a default metric with the "
                     "same name.")
-        self.store.mark_local([v for m in spec.eval_metric_ops.values()
-                               for v in m.variables])
         self._eval_loss.update_state(spec.loss)
         self._loss_tracker.update_state(spec.loss)
         object.__setattr__(self, "eval_metrics", spec.eval_metric_ops)
@@ -121,8 +143,12 @@ class SessionModel(Model):
         the spec (its hooks), changing no variable's value."""
         features, labels = batch
         data = self._single_batch(features, labels, None)
-        with self.store.sandbox():
-            self.train_step(data)
+        object.__setattr__(self, "_probing", True)
+        try:
+            with self.store.sandbox():
+                self.train_step(data)
+        finally:
+            object.__setattr__(self, "_probing", False)
         self._eval_loss.reset_state()
         self.reset_metrics()
         return self.last_spec

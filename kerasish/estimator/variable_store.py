@@ -108,13 +108,17 @@ class VariableStore:
         if pending is not None:
             _assign(path, variable._value, pending)
 
-    def adopt(self, variables):
-        """Hold variables created elsewhere (e.g. a built Keras model's)."""
-        for variable in variables:
-            if variable.path not in self._arrays:
-                self._arrays[variable.path] = variable._value
-                self._variables[variable.path] = variable
-                self._on_new(variable.path, variable)
+    def adopt(self, variables, names=None):
+        """Hold variables created elsewhere (e.g. a built Keras model's),
+        under their paths or the given `names`."""
+        names = names or [v.path for v in variables]
+        held = {id(array) for array in self._arrays.values()}
+        for name, variable in zip(names, variables):
+            if name not in self._arrays and id(variable._value) not in held:
+                self._arrays[name] = variable._value
+                self._variables[name] = variable
+                held.add(id(variable._value))
+                self._on_new(name, variable)
 
     # -- scopes -------------------------------------------------------------------
     @contextlib.contextmanager

@@ -1,0 +1,182 @@
+"""Premade estimators: they learn, name variables as TF, take options."""
+import numpy as np
+import pytest
+
+import kerasish as keras
+from kerasish import estimator
+from kerasish import feature_column as fc
+
+RNG = np.random.default_rng(0)
+N = 200
+COLOR = RNG.choice(["red", "green", "blue"], N)
+SIZE = RNG.uniform(0, 10, N).astype("float32")
+# Positive for green or for large sizes.
+LABEL = ((COLOR == "green") | (SIZE > 7)).astype("int64")
+
+
+def columns():
+    color = fc.categorical_column_with_vocabulary_list(
+        "color", ["red", "green", "blue"])
+    size = fc.numeric_column("size")
+    return color, size, fc.bucketized_column(size, [2.5, 5.0, 7.0])
+
+
+def batches(labels=LABEL, epochs=1):
+    features = {"color": COLOR, "size": SIZE}
+    return lambda: keras.data.Dataset.from_tensor_slices(
+        (features, labels)).batch(50).repeat(epochs)
+
+
+def quick(**kwargs):
+    return estimator.RunConfig(log_step_count_steps=None,
+                               save_checkpoints_steps=1000, **kwargs)
+
+
+def test_linear_classifier_learns_with_tf_names(tmp_path):
+    color, size, buckets = columns()
+    est = estimator.LinearClassifier([color, buckets],
+                                     model_dir=str(tmp_path), config=quick())
+    est.train(batches(epochs=8))
+    assert est.evaluate(batches())["accuracy"] == 1.0
+    names = est.get_variable_names()
+    assert "linear/linear_model/color/weights" in names
+    assert "linear/linear_model/size_bucketized/weights" in names
+    assert "linear/linear_model/bias_weights" in names
+    assert est.get_variable_value(
+        "linear/linear_model/color/weights").shape == (3, 1)
+
+
+def test_linear_regressor_fits_a_line(tmp_path):
+    x = RNG.uniform(-1, 1, 64).astype("float32")
+    est = estimator.LinearRegressor(
+        [fc.numeric_column("x")], model_dir=str(tmp_path),
+        optimizer=keras.optimizers.SGD(0.5), config=quick())
+    est.train(lambda: ({"x": x}, 2 * x + 1), steps=100)
+    kernel = est.get_variable_value("linear/linear_model/x/weights")
+    bias = est.get_variable_value("linear/linear_model/bias_weights")
+    np.testing.assert_allclose([kernel[0, 0], bias[0]], [2.0, 1.0],
+                               atol=1e-3)
+
+
+def test_dnn_classifier_multiclass_with_vocabulary(tmp_path):
+    color, size, _ = columns()
+    labels = np.where(COLOR == "red", "r", np.where(SIZE > 5, "big",
+                                                    "small"))
+    est = estimator.DNNClassifier(
+        [16], [fc.indicator_column(color), size], n_classes=3,
+        label_vocabulary=["r", "small", "big"], optimizer="Adam",
+        model_dir=str(tmp_path), config=quick(tf_random_seed=1))
+    est.train(batches(labels, epochs=30))
+    results = est.evaluate(batches(labels))
+    assert sorted(results) == ["accuracy", "average_loss", "global_step",
+                               "loss"]
+    assert results["accuracy"] > 0.9
+    prediction = next(est.predict(lambda: {"color": COLOR[:1],
+                                           "size": SIZE[:1]}))
+    assert prediction["probabilities"].shape == (3,)
+    assert prediction["classes"][0] in (b"r", b"small", b"big")
+    assert "dnn/hiddenlayer_0/kernel" in est.get_variable_names()
+    assert "dnn/logits/kernel" in est.get_variable_names()
+
+
+def test_dnn_with_batch_norm_dropout_and_embeddings(tmp_path):
+    color, size, _ = columns()
+    est = estimator.DNNClassifier(
+        [8, 4], [fc.embedding_column(color, 3), size], dropout=0.2,
+        batch_norm=True, activation_fn="tanh", model_dir=str(tmp_path),
+        config=quick())
+    est.train(batches(), steps=5)
+    names = est.get_variable_names()
+    for name in ["dnn/batchnorm_0/moving_mean", "dnn/batchnorm_1/gamma",
+                 "dnn/input_layer/color_embedding/embedding_weights"]:
+        assert name in names
+    # Moving statistics moved away from their initial values.
+    assert est.get_variable_value("dnn/batchnorm_0/moving_mean").any()
+
+
+def test_dnn_regressor_label_dimension(tmp_path):
+    x = RNG.uniform(-1, 1, (32, 1)).astype("float32")
+    est = estimator.DNNRegressor([8], [fc.numeric_column("x")],
+                                 label_dimension=2, model_dir=str(tmp_path),
+                                 config=quick())
+    est.train(lambda: ({"x": x}, np.hstack([x, -x])), steps=3)
+    prediction = next(est.predict(lambda: {"x": x}))
+    assert prediction["predictions"].shape == (2,)
+
+
+def test_weight_column_zero_weights_ignore_examples(tmp_path):
+    color, _, buckets = columns()
+    flipped = 1 - LABEL
+    labels = np.concatenate([LABEL, flipped])
+    weights = np.concatenate([np.ones(N), np.zeros(N)])
+    features = {"color": np.concatenate([COLOR, COLOR]),
+                "size": np.concatenate([SIZE, SIZE]), "w": weights}
+    est = estimator.LinearClassifier([color, buckets], weight_column="w",
+                                     model_dir=str(tmp_path), config=quick())
+
+    def input_fn(epochs=1):
+        return keras.data.Dataset.from_tensor_slices(
+            (features, labels)).batch(100).repeat(epochs)
+    est.train(lambda: input_fn(8))
+    assert est.evaluate(input_fn)["accuracy"] == 1.0
+
+
+def test_wide_and_deep_trains_both_parts(tmp_path):
+    color, size, buckets = columns()
+    cross = fc.crossed_column([color, buckets], 20)
+    est = estimator.DNNLinearCombinedClassifier(
+        linear_feature_columns=[color, buckets, cross],
+        dnn_feature_columns=[fc.embedding_column(color, 2), size],
+        dnn_hidden_units=[8], dnn_optimizer=lambda: keras.optimizers.Adam(
+            0.01), model_dir=str(tmp_path), config=quick())
+    est.train(batches(), steps=1)
+    before = {n: est.get_variable_value(n) for n in
+              ["dnn/logits/kernel", "linear/linear_model/color/weights"]}
+    est.train(batches(epochs=20))
+    for name, value in before.items():
+        assert not np.array_equal(est.get_variable_value(name), value)
+    assert est.evaluate(batches())["accuracy"] > 0.9
+    assert ("linear/linear_model/color_X_size_bucketized/weights" in
+            est.get_variable_names())
+
+
+def test_wide_and_deep_regressor_with_one_part(tmp_path):
+    _, size, _ = columns()
+    est = estimator.DNNLinearCombinedRegressor(
+        dnn_feature_columns=[size], dnn_hidden_units=[4],
+        model_dir=str(tmp_path), config=quick())
+    est.train(lambda: ({"size": SIZE}, SIZE), steps=2)
+    assert not any(n.startswith("linear/")
+                   for n in est.get_variable_names())
+
+
+def test_optimizer_instance_is_copied_per_call(tmp_path):
+    color, _, _ = columns()
+    optimizer = keras.optimizers.Adagrad(0.5)
+    est = estimator.LinearClassifier([color], optimizer=optimizer,
+                                     model_dir=str(tmp_path), config=quick())
+    est.train(batches(), steps=3)
+    est.train(batches(), steps=3)
+    assert int(optimizer.iterations.numpy()) == 0
+    assert est.get_variable_value("adagrad/iteration") == 6
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda: estimator.DNNClassifier([], [fc.numeric_column("x")]),
+     "hidden_units"),
+    (lambda: estimator.DNNClassifier([4], [fc.numeric_column("x")],
+                                     n_classes=1), "n_classes"),
+    (lambda: estimator.DNNClassifier([4], [fc.numeric_column("x")],
+                                     dropout=1.5), "dropout"),
+    (lambda: estimator.DNNLinearCombinedClassifier(), "Either "
+                                                      "linear_feature"),
+    (lambda: estimator.DNNLinearCombinedClassifier(
+        dnn_feature_columns=[fc.numeric_column("x")]), "dnn_hidden_units"),
+    (lambda: estimator.LinearClassifier(
+        [fc.numeric_column("x")], optimizer="Adamax").train(
+        lambda: ({"x": np.ones(2)}, np.ones(2)), steps=1),
+     "Unsupported optimizer name"),
+])
+def test_premade_argument_errors(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
