@@ -5,8 +5,9 @@ The primitives (one per cell type, in this package) run a whole sequence:
 one GEMM projects the inputs of all timesteps (time-major, so each step
 reads contiguous rows), a loop over time does one small GEMM and a few
 in-place elementwise ops per step, and the VJP backpropagates through time
-with one GEMM per step, then gets the kernel, recurrent kernel and bias
-gradients as one GEMM (or sum) over all steps.
+with one GEMM per step, while a second thread turns each finished chunk of
+steps into the kernel, bias, recurrent-kernel and input gradients (a few
+GEMMs per chunk, see `step_gradients`).
 
 Keras's semantics are kept: gate layouts (LSTM i, f, c, o; GRU z, r, h),
 masks (a masked step carries the states and outputs the carried `h`, or
@@ -167,28 +168,6 @@ def pass_through(spec, t, grad, through):
     if spec.mask is not None:
         through += grad * (1 - spec.mask[t])
     return through
-
-
-def input_grads(spec, d_pre, x_tm, kernel, needs):
-    """dx, dkernel, dbias from the per-step input pre-activation grads."""
-    flat = d_pre.reshape(-1, d_pre.shape[-1])
-    dx = dk = db = None
-    dim = kernel.shape[0]
-    if needs[0]:
-        dx = (flat @ kernel.T).reshape(x_tm.shape[:2] + (dim,))
-        dx = dx.transpose(1, 0, 2)
-        dx = np.ascontiguousarray(dx[:, ::-1] if spec.reverse else dx)
-    if needs[1] or needs[2]:
-        both = x_tm.reshape(-1, dim + 1).T @ flat
-        dk, db = (both[:dim] if needs[1] else None,
-                  both[dim] if needs[2] else None)
-    return dx, dk, db
-
-
-def recurrent_grad(prev, d_pre):
-    """One GEMM over all steps: sum_t prev_t^T @ d_pre_t."""
-    return prev.reshape(-1, prev.shape[-1]).T @ \
-        d_pre.reshape(-1, d_pre.shape[-1])
 
 
 def recording():

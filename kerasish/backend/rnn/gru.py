@@ -3,9 +3,9 @@ import numpy as np
 
 from kerasish.backend.primitive import primitive
 from kerasish.backend.rnn.common import (
-    FORWARD, QUIET, Spec, carry, derivative, input_grads, masked, pack,
-    pass_through, project, recording, recurrent_grad, serial_blas,
-    time_major, unpack)
+    FORWARD, QUIET, Spec, carry, derivative, masked, pack, pass_through,
+    project, recording, serial_blas, time_major, unpack)
+from kerasish.backend.rnn.step_gradients import StepGradients
 
 
 @primitive(saves=True)
@@ -117,16 +117,37 @@ def _gru_vjp(g, out, x, h0, kernel, recurrent_kernel, bias, recurrent_bias,
                                       recurrent_activation, u, reset_after)
     update = gates[..., :u]
     r_gate = gates[..., u:2 * u]
+    grads = StepGradients(spec, x_tm, kernel, d_pre,
+                          _recurrent_pairs(hs, keep, d_pre, d_rec, u,
+                                           reset_after),
+                          (needs[0], needs[2], needs[4],
+                           needs[3] or needs[5]))
     with serial_blas():
         dh = _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h,
                                 c_r, update, r_gate, recurrent_kernel,
-                                reset_after)
-    return _gru_grads(spec, x, x_tm, hs, keep, d_pre, d_rec, kernel,
-                      reset_after, needs, dh)
+                                reset_after, grads)
+    dx, dk, db, drec = grads.results()
+    drec_k = drec_b = None
+    if reset_after and drec:
+        drec_k, drec_b = drec[0], drec[1][0]
+    elif drec:
+        drec_k = np.concatenate(drec, axis=1)
+    return (dx, dh if needs[1] else None, dk,
+            drec_k if needs[3] else None, db,
+            drec_b if needs[5] else None)
+
+
+def _recurrent_pairs(hs, keep, d_pre, d_rec, u, reset_after):
+    """`(prev, d)` pairs whose sums over steps are the recurrent grads."""
+    if reset_after:
+        # The recurrent bias gradient is sum_t d_rec_t: a pair with ones.
+        ones = np.ones(hs.shape[:2] + (1,), hs.dtype)
+        return [(hs[:-1], d_rec), (ones[:-1], d_rec)]
+    return [(hs[:-1], d_pre[..., :2 * u]), (keep, d_pre[..., 2 * u:])]
 
 
 def _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h, c_r,
-                       update, r_gate, recurrent_kernel, reset_after):
+                       update, r_gate, recurrent_kernel, reset_after, grads):
     u = spec.units
     for t in range(spec.steps - 1, -1, -1):
         if per_step is not None:
@@ -148,6 +169,7 @@ def _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h, c_r,
             back += d_reset_h * r_gate[t]
         back += own * update[t]
         dh = pass_through(spec, t, dh, back)
+        grads.step_done(t)
     return dh
 
 
@@ -166,21 +188,3 @@ def _gru_coefficients(gates, hs, keep, activation, recurrent_activation, u,
     c_h = (1 - gates[..., :u]) * derivative(activation, candidate)
     c_r = (keep if reset_after else hs[:-1]) * d_gates[..., u:]
     return c_z, c_h, c_r
-
-
-def _gru_grads(spec, x, x_tm, hs, keep, d_pre, d_rec, kernel, reset_after,
-               needs, dh0):
-    u = spec.units
-    dx, dk, db = input_grads(spec, d_pre, x_tm, kernel,
-                              (needs[0], needs[2], needs[4]))
-    drec = drb = None
-    if reset_after:
-        if needs[3]:
-            drec = recurrent_grad(hs[:-1], d_rec)
-        if needs[5]:
-            drb = d_rec.reshape(-1, 3 * u).sum(axis=0)
-    elif needs[3]:
-        drec = np.concatenate(
-            [recurrent_grad(hs[:-1], d_pre[..., :2 * u]),
-             recurrent_grad(keep, d_pre[..., 2 * u:])], axis=1)
-    return dx, dh0 if needs[1] else None, dk, drec, db, drb

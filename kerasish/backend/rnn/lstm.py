@@ -13,9 +13,9 @@ import numpy as np
 
 from kerasish.backend.primitive import primitive
 from kerasish.backend.rnn.common import (
-    FORWARD, QUIET, Spec, carry, derivative, input_grads, masked, pack,
-    pass_through, project, recording, recurrent_grad, serial_blas,
-    time_major, unpack)
+    FORWARD, QUIET, Spec, carry, derivative, masked, pack, pass_through,
+    project, recording, serial_blas, time_major, unpack)
+from kerasish.backend.rnn.step_gradients import StepGradients
 
 
 def _order(units):
@@ -143,20 +143,21 @@ def _lstm_vjp(g, out, x, h0, c0, kernel, recurrent_kernel, bias, *,
      gate_fn) = saved
     per_step, dh, (dc,) = unpack(spec, g)
     dc = np.zeros_like(dh) if dc is None else dc
+    grads = StepGradients(spec, x_tm, kernel_p, slopes, [(hs[:-1], slopes)],
+                          (needs[0], needs[3], needs[5], needs[4]))
     with np.errstate(**QUIET), serial_blas():
         dh, dc = _backward_loop(spec, per_step, dh, dc, gates, slopes, cs,
-                                tcs, recurrent_p, activation)
+                                tcs, recurrent_p, activation, grads)
+    dx, dk, db, drec = grads.results()
     back = np.argsort(_order(spec.units))
-    dx, dk, db = input_grads(spec, slopes, x_tm, kernel_p,
-                             (needs[0], needs[3], needs[5]))
-    drec = recurrent_grad(hs[:-1], slopes)[:, back] if needs[4] else None
     return (dx, dh if needs[1] else None, dc if needs[2] else None,
-            None if dk is None else dk[:, back], drec,
+            None if dk is None else dk[:, back],
+            drec[0][:, back] if drec else None,
             None if db is None else db[back])
 
 
 def _backward_loop(spec, per_step, dh, dc, gates, slopes, cs, tcs,
-                   recurrent_p, activation):
+                   recurrent_p, activation, grads):
     """BPTT; `slopes[t]` becomes step t's pre-activation gradient."""
     u = spec.units
     factors = np.empty_like(slopes[0])
@@ -177,6 +178,7 @@ def _backward_loop(spec, per_step, dh, dc, gates, slopes, cs, tcs,
         dz = np.multiply(slopes[t], factors, out=slopes[t])
         dc = pass_through(spec, t, dc, own_c * z[:, u:2 * u])
         dh = pass_through(spec, t, dh, dz @ recurrent_p.T)
+        grads.step_done(t)
     return dh, dc
 
 

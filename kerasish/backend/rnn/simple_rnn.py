@@ -3,9 +3,9 @@ import numpy as np
 
 from kerasish.backend.primitive import primitive
 from kerasish.backend.rnn.common import (
-    FORWARD, QUIET, Spec, carry, derivative, input_grads, masked, pack,
-    pass_through, project, recording, recurrent_grad, serial_blas,
-    time_major, unpack)
+    FORWARD, QUIET, Spec, carry, derivative, masked, pack, pass_through,
+    project, recording, serial_blas, time_major, unpack)
+from kerasish.backend.rnn.step_gradients import StepGradients
 
 
 @primitive(saves=True)
@@ -53,6 +53,8 @@ def _simple_rnn_vjp(g, out, x, h0, kernel, recurrent_kernel, bias, *,
     spec, x_tm, new_h, hs = saved
     per_step, dh, _ = unpack(spec, g)
     d_pre = derivative(activation, new_h)
+    grads = StepGradients(spec, x_tm, kernel, d_pre, [(hs[:-1], d_pre)],
+                          (needs[0], needs[2], needs[4], needs[3]))
     with serial_blas():
         for t in range(spec.steps - 1, -1, -1):
             if per_step is not None:
@@ -60,7 +62,7 @@ def _simple_rnn_vjp(g, out, x, h0, kernel, recurrent_kernel, bias, *,
             own, _ = masked(spec, t, dh)
             d_pre[t] *= own
             dh = pass_through(spec, t, dh, d_pre[t] @ recurrent_kernel.T)
-    dx, dk, db = input_grads(spec, d_pre, x_tm, kernel,
-                             (needs[0], needs[2], needs[4]))
-    drec = recurrent_grad(hs[:-1], d_pre) if needs[3] else None
-    return dx, dh if needs[1] else None, dk, drec, db
+            grads.step_done(t)
+    dx, dk, db, drec = grads.results()
+    return (dx, dh if needs[1] else None, dk, drec[0] if drec else None,
+            db)
