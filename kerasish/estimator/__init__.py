@@ -50,7 +50,7 @@ from kerasish.estimator.variable_store import VariableStore  # noqa: F401
 from kerasish.estimator.warm_starting import (  # noqa: F401
     VocabInfo, WarmStartSettings)
 from kerasish.estimator.evaluation import read_eval_results  # noqa: F401
-from kerasish.estimator import inputs  # noqa: F401
+from kerasish.estimator import inputs, warm_starting  # noqa: F401
 from kerasish.estimator.head import RegressionHead  # noqa: F401
 from kerasish.estimator.classification_heads import (  # noqa: F401
     BinaryClassHead, MultiClassHead)
