@@ -150,8 +150,15 @@ def _conv_bias_vjp(g, out, x, kernel, bias, *, strides, pads, dilation,
         g = g * (out > 0)
     dx, dk = _grads(g, x, kernel, saved, strides, pads, dilation, groups,
                     needs)
-    db = g.reshape(-1, g.shape[-1]).sum(axis=0) if needs[2] else None
+    db = _column_sums(g) if needs[2] else None
     return dx, dk, db
+
+
+def _column_sums(g):
+    """`g` summed over every axis but the last, as one GEMV: numpy's
+    axis-0 sum of a tall array is several times slower."""
+    rows = g.reshape(-1, g.shape[-1])
+    return np.ones(rows.shape[0], dtype=rows.dtype) @ rows
 
 
 # -- transposed convolution --------------------------------------------------

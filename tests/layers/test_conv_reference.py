@@ -64,3 +64,19 @@ def test_config_matches_keras(i):
     config = json.loads(json.dumps(layer.get_config()))
     config.pop("name")
     assert config == CONFIGS[i]
+
+
+def test_keras_model_file_loads_and_predicts_like_keras(tmp_path):
+    # conv_model.keras/.npz: written by tests/fixtures/conv/make_model.py
+    # with Keras 3.15 (every conv/pooling/reshaping family in one model).
+    folder = os.path.join(HERE, "..", "fixtures", "conv")
+    data = np.load(os.path.join(folder, "conv_model.npz"))
+    model = kerasish.saving.load_model(os.path.join(folder,
+                                                    "conv_model.keras"))
+    np.testing.assert_allclose(model.predict(data["x"], verbose=0),
+                               data["y"], rtol=1e-5, atol=1e-5)
+    path = str(tmp_path / "again.keras")
+    model.save(path)
+    again = kerasish.saving.load_model(path)
+    np.testing.assert_allclose(again.predict(data["x"], verbose=0),
+                               data["y"], rtol=1e-5, atol=1e-5)
