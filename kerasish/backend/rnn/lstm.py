@@ -15,7 +15,8 @@ from kerasish.backend.primitive import primitive
 from kerasish.backend.rnn.common import (
     FORWARD, QUIET, Spec, carry, derivative, masked, pack, pass_through,
     project, recording, serial_blas, time_major, unpack)
-from kerasish.backend.rnn.step_gradients import StepGradients
+from kerasish.backend.rnn.step_gradients import (CHUNK, StepGradients,
+                                                  in_background)
 
 
 def _order(units):
@@ -39,26 +40,32 @@ class _Gates:
             self.scale = np.concatenate([np.full(3 * units, -1, dtype),
                                          np.full(units, -2, dtype)])
 
-    def __call__(self, z, slope=None):
-        """Activate `z`; with `slope`, also store each gate's derivative."""
+    def __call__(self, z):
+        """Activate one step's pre-activations `z` in place."""
         u = self.u
         if self.fused:
             np.exp(z, out=z)
             z += 1
             np.divide(1, z, out=z)
-            if slope is not None:
-                np.subtract(1, z, out=slope)
-                slope *= z
-                slope[:, 3 * u:] *= 4
             candidate = z[:, 3 * u:]
             candidate *= 2
             candidate -= 1
             return
         self.ract(z[:, :3 * u], z[:, :3 * u])
         self.act(z[:, 3 * u:], z[:, 3 * u:])
-        if slope is not None:
-            slope[:, :3 * u] = derivative(self.names[1], z[:, :3 * u])
-            slope[:, 3 * u:] = derivative(self.names[0], z[:, 3 * u:])
+
+    def slopes(self, gates, out):
+        """Each gate's derivative, from the gates of a chunk of steps."""
+        u = self.u
+        if self.fused:
+            np.subtract(1, gates, out=out)
+            out *= gates
+            candidate, slope = gates[..., 3 * u:], out[..., 3 * u:]
+            np.multiply(candidate, candidate, out=slope)
+            np.subtract(1, slope, out=slope)
+            return
+        out[..., :3 * u] = derivative(self.names[1], gates[..., :3 * u])
+        out[..., 3 * u:] = derivative(self.names[0], gates[..., 3 * u:])
 
 
 @primitive(saves=True)
@@ -120,17 +127,27 @@ def _forward_loop(spec, pre, slopes, h0, c0, recurrent_p, gates):
     hs[0], cs[0] = h0, c0
     rec = np.empty((batch, 4 * u), pre.dtype)
     ig = np.empty((batch, u), pre.dtype)
+    # The gate slopes (for the VJP) of each finished chunk of steps are
+    # computed on the worker thread while the loop goes on.
+    jobs, start = [], 0
     with np.errstate(**QUIET), serial_blas():
         for t in range(steps):
             z = pre[t]
             z += np.matmul(hs[t], recurrent_p, out=rec)
-            gates(z, None if slopes is None else slopes[t])
+            gates(z)
             c = np.multiply(z[:, u:2 * u], cs[t], out=cs[t + 1])
             c += np.multiply(z[:, :u], z[:, 3 * u:], out=ig)
             gates.act(c, tcs[t])
             np.multiply(z[:, 2 * u:3 * u], tcs[t], out=hs[t + 1])
             carry(spec, t, hs[t + 1], hs[t])
             carry(spec, t, cs[t + 1], cs[t])
+            if slopes is not None and ((t + 1) % CHUNK == 0 or
+                                       t + 1 == steps):
+                jobs.append(in_background(gates.slopes, pre[start:t + 1],
+                                          slopes[start:t + 1]))
+                start = t + 1
+    for job in jobs:
+        job.result()
     return hs, cs, tcs
 
 

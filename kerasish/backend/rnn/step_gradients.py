@@ -28,6 +28,11 @@ def _executor():
     return pool
 
 
+def in_background(fn, *args):
+    """Run `fn(*args)` on the worker thread; returns its future."""
+    return _executor().submit(fn, *args)
+
+
 class StepGradients:
     """Accumulates `dx`, `dkernel`, `dbias` and recurrent-kernel gradients.
 
