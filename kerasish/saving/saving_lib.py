@@ -4,8 +4,8 @@ A `.keras` file is a zip (members stored uncompressed) holding
 `metadata.json`, `config.json` (the serialized model, with build and
 compile configs), `model.weights.h5` (the weights layout of
 `state_walk`) and, for layers that keep files (lookup vocabularies),
-`assets/<object path>/...`. Writes are atomic (`file_utils.atomic_path`); loads check
-every variable's count and shape before changing any weight.
+`assets/<object path>/...`. Writes are atomic (`file_utils.atomic_path`);
+loads check every variable's count and shape before changing any weight.
 """
 import datetime
 import io

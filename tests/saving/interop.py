@@ -130,7 +130,7 @@ def keras_folder(source):
     return names, config, metadata, weights
 
 
-# -- comparing configs ----------------------------------------------------------
+# -- comparing configs -------------------------------------------------------
 TOLERATED_NODE_KWARGS = {"mask", "training"}
 
 
@@ -195,7 +195,7 @@ class Diff:
                 self.compare(ours[key], keras[key], where)
 
 
-# -- normalizing what Keras records differently -----------------------------------
+# -- normalizing what Keras records differently ------------------------------
 def _refs(value, skip_mask=False):
     """Layer names referenced by `__keras_tensor__` entries in `value`."""
     if isinstance(value, dict):
