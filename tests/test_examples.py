@@ -15,6 +15,7 @@ CASES = [
     ("custom_callback.py", "recorded "),
     ("early_stopping_checkpoint.py",
      "History identical to an uninterrupted run: True"),
+    ("estimator_wide_deep.py", "Restarted: resuming from global step 300"),
 ]
 
 
@@ -186,3 +187,20 @@ def test_transfer_example_rejects_a_wrong_base_file(capsys, tmp_path,
             f.write(content)
     line = _bad_run(capsys, "transfer_learning.py", "--base", path)
     assert line.startswith("transfer_learning.py: error: --base: ")
+
+
+@pytest.mark.slow
+def test_estimator_wide_deep_example_resumes_when_rerun(tmp_path):
+    folder = str(tmp_path / "anes")
+    first = run_example("estimator_wide_deep.py", "--model-dir", folder,
+                        "--steps", "100")
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "Starting from scratch" in first.stdout
+    assert "Stopped at global step 100" in first.stdout
+    accuracy = float(first.stdout.split("Test: accuracy = ")[1][:5])
+    assert accuracy > 0.85
+    second = run_example("estimator_wide_deep.py", "--model-dir", folder,
+                         "--steps", "100")
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "Resuming from global step 150" in second.stdout
+    assert "Stopped at global step 250" in second.stdout

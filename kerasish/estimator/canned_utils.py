@@ -14,9 +14,10 @@ def get_optimizer_instance(optimizer, learning_rate):
     Args:
         optimizer: One of TF's names (`"Adagrad"`, `"Adam"`, `"Ftrl"`,
             `"RMSProp"`, `"SGD"`, created with `learning_rate`), an
-            `Optimizer` (a fresh copy from its config is returned: the
-            Estimator's variable store gives the copy the slots of the
-            earlier calls), or a callable returning an optimizer.
+            `Optimizer` (a fresh, newly named copy from its config is
+            returned: the Estimator's variable store gives the copy the
+            slots of the earlier calls), or a callable returning an
+            optimizer.
         learning_rate: Rate for a named optimizer.
 
     Returns:
@@ -36,7 +37,12 @@ def get_optimizer_instance(optimizer, learning_rate):
         return getattr(optimizers, _OPTIMIZERS[optimizer])(
             learning_rate=learning_rate)
     if isinstance(optimizer, Optimizer):
-        return type(optimizer).from_config(optimizer.get_config())
+        # Without its name: the copy is named afresh inside model_fn
+        # ("adagrad", ...), so checkpoint names do not depend on how many
+        # optimizers the process created before.
+        config = optimizer.get_config()
+        config.pop("name", None)
+        return type(optimizer).from_config(config)
     if callable(optimizer):
         optimizer = optimizer()
     if not isinstance(optimizer, Optimizer):
