@@ -22,3 +22,4 @@ from kerasish.callbacks import Callback  # noqa: F401
 from kerasish.backend.random import SeedGenerator  # noqa: F401
 from kerasish import data  # noqa: F401,E402
 from kerasish import train  # noqa: F401,E402
+from kerasish import feature_column, estimator  # noqa: F401,E402

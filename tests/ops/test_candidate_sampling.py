@@ -244,12 +244,3 @@ def test_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call()
 
-
-def test_docstring_examples(capsys):
-    import doctest
-    globs = {"np": np}
-    globs.update({k: getattr(cs, k) for k in dir(cs)
-                  if not k.startswith("__")})
-    result = doctest.testmod(cs, extraglobs=globs,
-                             optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0, capsys.readouterr().out
