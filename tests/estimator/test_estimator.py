@@ -210,3 +210,28 @@ def test_outside_layer_is_checkpointed_and_restored(tmp_path):
     assert "outside/kernel" in est.get_variable_names()
     est.evaluate(data)
     np.testing.assert_allclose(layer.get_weights()[0], trained[0])
+
+
+def test_train_distribute_strategy_runs_the_training_steps(tmp_path):
+    from kerasish.distribute.runtime import LocalRuntime
+    from kerasish.distribute.strategy import Strategy
+
+    class Counting(LocalRuntime):
+        steps = 0
+
+        def train_step(self, model, batch):
+            Counting.steps += 1
+            return super().train_step(model, batch)
+    est = make(tmp_path, train_distribute=Strategy(Counting()))
+    est.train(data, steps=4)
+    assert Counting.steps == 4
+
+
+def test_summaries_are_written_when_tensorboardx_is_installed(tmp_path):
+    pytest.importorskip("tensorboardX")
+    est = make(tmp_path, save_summary_steps=1)
+    est.train(data, steps=3)
+    est.evaluate(data, name="holdout")
+    assert any(f.startswith("events.out") for f in os.listdir(tmp_path))
+    assert any(f.startswith("events.out")
+               for f in os.listdir(tmp_path / "eval_holdout"))
