@@ -60,7 +60,8 @@ class Dataset:
 
         Example:
 
-        >>> ds = Dataset.from_tensor_slices(([1, 2, 3], [4, 5, 6]))
+        >>> ds = Dataset.from_tensor_slices((np.array([1, 2, 3]),
+        ...                                  np.array([4, 5, 6])))
         >>> [(int(a), int(b)) for a, b in ds]
         [(1, 4), (2, 5), (3, 6)]
         """
