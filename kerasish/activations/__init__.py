@@ -12,7 +12,15 @@ ALL_OBJECTS_DICT["hard_swish"] = hard_silu
 
 
 def get(identifier):
-    """Resolve None (linear), a name, a config dict or a callable."""
+    """Resolve None (linear), a name, a config dict or a callable.
+
+    Example:
+
+    >>> kerasish.activations.get("relu") is kerasish.activations.relu
+    True
+    >>> kerasish.activations.get(None) is kerasish.activations.linear
+    True
+    """
     if identifier is None:
         return linear
     if isinstance(identifier, dict):
@@ -29,7 +37,13 @@ def get(identifier):
 
 
 def serialize(activation):
-    """A built-in's name, or the full config of a custom activation."""
+    """A built-in's name, or the full config of a custom activation.
+
+    Example:
+
+    >>> kerasish.activations.serialize(kerasish.activations.gelu)
+    'gelu'
+    """
     if isinstance(activation, types.FunctionType) and \
             ALL_OBJECTS_DICT.get(activation.__name__) is activation:
         return activation.__name__

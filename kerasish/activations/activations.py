@@ -56,7 +56,15 @@ def leaky_relu(x, negative_slope=0.2):
 
 @builtin(_MODULE)
 def relu6(x):
-    """`min(max(x, 0), 6)`."""
+    """`min(max(x, 0), 6)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.relu6(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0. , 0. , 0. , 0.5, 2. ], dtype=float32)
+    """
     return ops.relu6(x)
 
 
@@ -88,13 +96,29 @@ def selu(x):
 
 @builtin(_MODULE)
 def softplus(x):
-    """`log(exp(x) + 1)`."""
+    """`log(exp(x) + 1)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.softplus(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.1269, 0.4741, 0.6931, 0.9741, 2.1269], dtype=float32)
+    """
     return ops.softplus(x)
 
 
 @builtin(_MODULE)
 def softsign(x):
-    """`x / (|x| + 1)`."""
+    """`x / (|x| + 1)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.softsign(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-0.6667, -0.3333,  0.    ,  0.3333,  0.6667], dtype=float32)
+    """
     return ops.softsign(x)
 
 
@@ -110,19 +134,43 @@ def silu(x):
 
 @builtin(_MODULE)
 def tanh(x):
-    """Hyperbolic tangent."""
+    """Hyperbolic tangent.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.tanh(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-0.964 , -0.4621,  0.    ,  0.4621,  0.964 ], dtype=float32)
+    """
     return ops.tanh(x)
 
 
 @builtin(_MODULE)
 def sigmoid(x):
-    """`1 / (1 + exp(-x))`."""
+    """`1 / (1 + exp(-x))`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.sigmoid(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.1192, 0.3775, 0.5   , 0.6225, 0.8808], dtype=float32)
+    """
     return ops.sigmoid(x)
 
 
 @builtin(_MODULE)
 def exponential(x):
-    """`exp(x)`."""
+    """`exp(x)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.exponential(x)
+    >>> np.round(y.numpy(), 4)
+    array([0.1353, 0.6065, 1.    , 1.6487, 7.3891], dtype=float32)
+    """
     return ops.exp(x)
 
 
@@ -138,13 +186,29 @@ def hard_sigmoid(x):
 
 @builtin(_MODULE)
 def hard_silu(x):
-    """`x * hard_sigmoid(x)` (also called hard swish)."""
+    """`x * hard_sigmoid(x)` (also called hard swish).
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.hard_silu(x)
+    >>> np.round(y.numpy(), 4)
+    array([-0.3333, -0.2083,  0.    ,  0.2917,  1.6667], dtype=float32)
+    """
     return ops.hard_silu(x)
 
 
 @builtin(_MODULE)
 def linear(x):
-    """Identity."""
+    """Identity.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.linear(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-2. , -0.5,  0. ,  0.5,  2. ], dtype=float32)
+    """
     return x
 
 
@@ -181,13 +245,28 @@ def log_softmax(x, axis=-1):
     Args:
         x: Input tensor.
         axis: Int or tuple of ints. Defaults to -1.
+
+    Example:
+
+    >>> x = np.array([[1.0, 2.0, 3.0]], "float32")
+    >>> y = kerasish.activations.log_softmax(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([[-2.4076, -1.4076, -0.4076]], dtype=float32)
     """
     return ops.log_softmax(x, axis=axis)
 
 
 @builtin(_MODULE)
 def log_sigmoid(x):
-    """`log(sigmoid(x))`, computed stably."""
+    """`log(sigmoid(x))`, computed stably.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.log_sigmoid(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-2.1269, -0.9741, -0.6931, -0.4741, -0.1269], dtype=float32)
+    """
     return ops.log_sigmoid(x)
 
 
@@ -214,6 +293,13 @@ def celu(x, alpha=1.0):
     Args:
         x: Input tensor.
         alpha: Scale of the negative part. Defaults to 1.0.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.celu(x)
+    >>> np.round(y.numpy(), 4)
+    array([-0.8647, -0.3935,  0.    ,  0.5   ,  2.    ], dtype=float32)
     """
     return ops.celu(x, alpha=alpha)
 
@@ -234,13 +320,29 @@ def glu(x, axis=-1):
 
 @builtin(_MODULE)
 def tanh_shrink(x):
-    """`x - tanh(x)`."""
+    """`x - tanh(x)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.tanh_shrink(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-1.036 , -0.0379,  0.    ,  0.0379,  1.036 ], dtype=float32)
+    """
     return ops.tanh_shrink(x)
 
 
 @builtin(_MODULE)
 def hard_tanh(x):
-    """`x` clipped to `[-1, 1]`."""
+    """`x` clipped to `[-1, 1]`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.hard_tanh(x)
+    >>> np.round(y.numpy(), 4)
+    array([-1. , -0.5,  0. ,  0.5,  1. ], dtype=float32)
+    """
     return ops.hard_tanh(x)
 
 
@@ -251,6 +353,13 @@ def hard_shrink(x, threshold=0.5):
     Args:
         x: Input tensor.
         threshold: Defaults to 0.5.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.hard_shrink(x)
+    >>> np.round(y.numpy(), 4)
+    array([-2.,  0.,  0.,  0.,  2.], dtype=float32)
     """
     return ops.hard_shrink(x, threshold=threshold)
 
@@ -286,13 +395,29 @@ def threshold(x, threshold, default_value):
 
 @builtin(_MODULE)
 def sparse_plus(x):
-    """0 for `x <= -1`, `(x + 1)**2 / 4` for `-1 < x < 1`, `x` above."""
+    """0 for `x <= -1`, `(x + 1)**2 / 4` for `-1 < x < 1`, `x` above.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.sparse_plus(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.    , 0.0625, 0.25  , 0.5625, 2.    ], dtype=float32)
+    """
     return ops.sparse_plus(x)
 
 
 @builtin(_MODULE)
 def sparse_sigmoid(x):
-    """0 for `x <= -1`, `(x + 1) / 2` in between, 1 for `x >= 1`."""
+    """0 for `x <= -1`, `(x + 1) / 2` in between, 1 for `x >= 1`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.activations.sparse_sigmoid(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float32)
+    """
     return ops.sparse_sigmoid(x)
 
 
