@@ -17,6 +17,9 @@ import tempfile
 import warnings
 
 from kerasish.estimator import inputs
+from kerasish.estimator.checks import (check_hooks_type, check_steps,
+                                       examples, extract_keys,
+                                       verify_model_fn_args)
 from kerasish.estimator.checkpoints import (EstimatorSaver, checkpoint_step,
                                             list_variables, load_variable)
 from kerasish.estimator.estimator_spec import EstimatorSpec
@@ -33,46 +36,6 @@ from kerasish.train import (CheckpointSaverHook, ChiefSessionCreator,
                             StopAtStepHook, latest_checkpoint)
 
 logger = logging.getLogger("kerasish.estimator")
-_MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config"}
-
-
-def _verify_model_fn_args(model_fn, params):
-    if not callable(model_fn):
-        raise ValueError(f"model_fn must be callable. Received: {model_fn!r}")
-    args = set(inputs.fn_args(model_fn))
-    if "features" not in args:
-        raise ValueError(f"model_fn ({model_fn}) must include features "
-                         "argument.")
-    if params is not None and "params" not in args:
-        raise ValueError(f"model_fn ({model_fn}) does not include params "
-                         f"argument, but params ({params}) is passed to "
-                         "Estimator.")
-    unexpected = args - _MODEL_FN_ARGS
-    if unexpected:
-        raise ValueError(f"model_fn ({model_fn}) has following not expected "
-                         f"args: {sorted(unexpected)}")
-
-
-def _check_hooks_type(hooks):
-    from kerasish.callbacks.callback import Callback
-    from kerasish.train.session_run_hook import SessionRunHook
-    hooks = list(hooks or [])
-    for hook in hooks:
-        if not isinstance(hook, (SessionRunHook, Callback)):
-            raise TypeError("All hooks must be SessionRunHook instances, "
-                            f"given: {hook!r}")
-    return hooks
-
-
-def _check_steps(steps, max_steps):
-    if steps is not None and max_steps is not None:
-        raise ValueError("Can not provide both steps and max_steps.")
-    if steps is not None and steps <= 0:
-        raise ValueError(f"Must specify steps > 0, given: {steps}")
-    if max_steps is not None and max_steps <= 0:
-        raise ValueError(f"Must specify max_steps > 0, given: {max_steps}")
-
-
 class Estimator:
     """Train, evaluate and predict with a model function.
 
@@ -132,14 +95,14 @@ class Estimator:
                            model_dir)
         if config.model_dir != model_dir:
             config = config.replace(model_dir=model_dir)
-        _verify_model_fn_args(model_fn, params)
+        verify_model_fn_args(model_fn, params)
         self._config = config
         self._model_fn = model_fn
         self._params = copy.deepcopy(params or {})
         self._warm_start_settings = warm_starting.settings_from(
             warm_start_from)
 
-    # -- properties -------------------------------------------------------------
+    # -- properties ------------------------------------------------------------
     @property
     def model_dir(self):
         return self._config.model_dir
@@ -159,7 +122,7 @@ class Estimator:
             return self._call_model_fn(features, labels, mode, config)
         return public_model_fn
 
-    # -- model_fn ---------------------------------------------------------------
+    # -- model_fn --------------------------------------------------------------
     def _call_model_fn(self, features, labels, mode, config):
         args = inputs.fn_args(self._model_fn)
         kwargs = {}
@@ -182,7 +145,7 @@ class Estimator:
                 f"EstimatorSpec for mode {spec.mode!r}.")
         return spec
 
-    # -- shared pieces ------------------------------------------------------------
+    # -- shared pieces ---------------------------------------------------------
     def _batches(self, input_fn, mode):
         result = inputs.call_input_fn(input_fn, mode, self.params,
                                       self.config)
@@ -225,7 +188,7 @@ class Estimator:
                         what)
         return path
 
-    # -- train ------------------------------------------------------------------
+    # -- train -----------------------------------------------------------------
     def train(self, input_fn, hooks=None, steps=None, max_steps=None,
               saving_listeners=None):
         """Train on `input_fn`'s batches, resuming from `model_dir`.
@@ -242,8 +205,8 @@ class Estimator:
         Returns:
             `self`, for chaining.
         """
-        _check_steps(steps, max_steps)
-        hooks = _check_hooks_type(hooks)
+        check_steps(steps, max_steps)
+        hooks = check_hooks_type(hooks)
         latest = self.latest_checkpoint()
         if max_steps is not None and latest is not None and \
                 max_steps <= checkpoint_step(latest):
@@ -319,7 +282,7 @@ class Estimator:
             warnings.warn("Training with estimator made no steps. Perhaps "
                           "input is empty or misspecified.", stacklevel=3)
 
-    # -- evaluate ---------------------------------------------------------------
+    # -- evaluate --------------------------------------------------------------
     def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None,
                  name=None):
         """Evaluate the model on `input_fn`'s batches.
@@ -335,7 +298,7 @@ class Estimator:
             Dict with `loss` (mean batch loss), the `eval_metric_ops`
             results and `global_step`.
         """
-        hooks = _check_hooks_type(hooks)
+        hooks = check_hooks_type(hooks)
         if steps is not None and steps <= 0:
             raise ValueError(f"Must specify steps > 0, given: {steps}")
         checkpoint_path = self._checkpoint_for(checkpoint_path, "evaluate")
@@ -371,7 +334,7 @@ class Estimator:
         return os.path.join(self.model_dir,
                             "eval" if not name else f"eval_{name}")
 
-    # -- predict ------------------------------------------------------------------
+    # -- predict ---------------------------------------------------------------
     def predict(self, input_fn, predict_keys=None, hooks=None,
                 checkpoint_path=None, yield_single_examples=True):
         """Yield predictions for `input_fn`'s features (a generator).
@@ -387,7 +350,7 @@ class Estimator:
         Yields:
             Predictions (dicts when `model_fn` returns a dict).
         """
-        hooks = _check_hooks_type(hooks)
+        hooks = check_hooks_type(hooks)
         checkpoint_path = self._checkpoint_for(checkpoint_path, "predict")
         source = ((features, None) for features, _ in
                   self._batches(input_fn, ModeKeys.PREDICT))
@@ -399,11 +362,11 @@ class Estimator:
         hooks += list(spec.prediction_hooks)
         for model in self._run_session(model, spec, checkpoint_path, hooks,
                                        itertools.chain([first], source)):
-            predictions = _extract_keys(model.predictions, predict_keys)
+            predictions = extract_keys(model.predictions, predict_keys)
             if not yield_single_examples:
                 yield predictions
                 continue
-            yield from _examples(predictions)
+            yield from examples(predictions)
 
     # -- checkpoints ----------------------------------------------------------
     def latest_checkpoint(self):
@@ -424,28 +387,3 @@ class Estimator:
     def get_variable_value(self, name):
         """Value of variable `name` in the latest checkpoint."""
         return load_variable(self._latest_or_raise(), name)
-
-
-def _extract_keys(predictions, predict_keys):
-    if not predict_keys:
-        return predictions
-    if not isinstance(predictions, dict):
-        raise ValueError("predict_keys argument is not valid in case of "
-                         "non-dict predictions.")
-    chosen = {k: v for k, v in predictions.items() if k in predict_keys}
-    if not chosen:
-        raise ValueError(f"Expected to run at least one output from "
-                         f"{sorted(predictions)}, provided {predict_keys}.")
-    return chosen
-
-
-def _examples(predictions):
-    if not isinstance(predictions, dict):
-        yield from predictions
-        return
-    lengths = {k: len(v) for k, v in predictions.items()}
-    if len(set(lengths.values())) > 1:
-        raise ValueError("Batch length of predictions should be same. "
-                         f"Received lengths: {lengths}")
-    for i in range(next(iter(lengths.values()), 0)):
-        yield {k: v[i] for k, v in predictions.items()}

@@ -147,7 +147,7 @@ class RunConfig:
         self._master = (f"grpc://{addresses[self._task_id]}"
                         if self._task_id < len(addresses) else "")
 
-    # -- properties ---------------------------------------------------------------
+    # -- properties ------------------------------------------------------------
     model_dir = property(lambda self: self._model_dir)
     tf_random_seed = property(lambda self: self._tf_random_seed)
     save_summary_steps = property(lambda self: self._save_summary_steps)

@@ -68,7 +68,7 @@ class SessionModel(Model):
         else:
             self.compile(optimizer=GlobalStepCounter(store.global_step))
 
-    # -- steps ------------------------------------------------------------------
+    # -- steps -----------------------------------------------------------------
     def train_step(self, data):
         features, labels, _ = unpack_x_y_sample_weight(data)
         if self.mode == ModeKeys.TRAIN:

@@ -14,7 +14,8 @@ import logging
 import os
 import time
 
-from kerasish.estimator.estimator import Estimator, _check_hooks_type
+from kerasish.estimator.checks import check_hooks_type
+from kerasish.estimator.estimator import Estimator
 from kerasish.estimator.exporter import Exporter
 from kerasish.estimator.run_config import TaskType
 from kerasish.train import CheckpointSaverListener, SecondOrStepTimer
@@ -47,7 +48,7 @@ class TrainSpec(collections.namedtuple("TrainSpec", [
             raise ValueError(f"Must specify max_steps > 0, given: "
                              f"{max_steps}")
         return super().__new__(cls, input_fn, max_steps,
-                               tuple(_check_hooks_type(hooks)),
+                               tuple(check_hooks_type(hooks)),
                                tuple(saving_listeners or ()))
 
 
@@ -88,7 +89,7 @@ class EvalSpec(collections.namedtuple("EvalSpec", [
             raise ValueError(f"Must specify throttle_secs >= 0, given: "
                              f"{throttle_secs}")
         return super().__new__(cls, input_fn, steps, name,
-                               tuple(_check_hooks_type(hooks)),
+                               tuple(check_hooks_type(hooks)),
                                _check_exporters(exporters), start_delay_secs,
                                throttle_secs)
 

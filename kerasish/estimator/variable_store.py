@@ -120,7 +120,7 @@ class VariableStore:
                 held.add(id(variable._value))
                 self._on_new(name, variable)
 
-    # -- scopes -------------------------------------------------------------------
+    # -- scopes ----------------------------------------------------------------
     @contextlib.contextmanager
     def scope(self):
         """Run a model function: fresh object names, shared variables."""
@@ -156,7 +156,7 @@ class VariableStore:
             self._memo[key] = factory()
         return self._memo[key]
 
-    # -- reading ------------------------------------------------------------------
+    # -- reading ---------------------------------------------------------------
     def mark_local(self, variables):
         """Keep these variables (metric state) out of checkpoints."""
         self._local.update(v.path for v in variables)
@@ -176,7 +176,7 @@ class VariableStore:
     def __contains__(self, path):
         return path in self._arrays
 
-    # -- checkpoints --------------------------------------------------------------
+    # -- checkpoints -----------------------------------------------------------
     def save(self, filepath, attributes=None):
         """Write every saved variable to an HDF5 file, by path."""
         write_checkpoint(filepath, {p: self._arrays[p] for p in self.names()},

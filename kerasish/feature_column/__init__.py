@@ -19,9 +19,10 @@ from kerasish.feature_column.base import (  # noqa: F401
     FeatureCache)
 from kerasish.feature_column.numeric import (  # noqa: F401
     numeric_column, bucketized_column, NumericColumn, BucketizedColumn)
-from kerasish.feature_column.categorical import (  # noqa: F401
+from kerasish.feature_column.vocabulary import (  # noqa: F401
     categorical_column_with_vocabulary_list,
-    categorical_column_with_vocabulary_file,
+    categorical_column_with_vocabulary_file)
+from kerasish.feature_column.categorical import (  # noqa: F401
     categorical_column_with_identity, categorical_column_with_hash_bucket,
     weighted_categorical_column)
 from kerasish.feature_column.crossed import crossed_column  # noqa: F401

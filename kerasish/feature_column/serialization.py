@@ -5,8 +5,9 @@ MODULE = "kerasish.feature_column"
 def _classes():
     from kerasish.feature_column.categorical import (
         HashedCategoricalColumn, IdentityCategoricalColumn,
-        VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn,
         WeightedCategoricalColumn)
+    from kerasish.feature_column.vocabulary import (
+        VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn)
     from kerasish.feature_column.crossed import CrossedColumn
     from kerasish.feature_column.dense_columns import (EmbeddingColumn,
                                                        IndicatorColumn)

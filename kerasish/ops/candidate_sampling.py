@@ -21,6 +21,10 @@ from kerasish.backend.random import make_rng
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.symbolic import keras_op
 
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler",
+           "learned_unigram_candidate_sampler", "compute_accidental_hits",
+           "sampled_softmax_loss", "nce_loss"]
+
 _FLT_MAX = float(np.finfo(np.float32).max)
 
 

@@ -1,7 +1,6 @@
 """Estimator: train/evaluate/predict, resume, checkpoints, results."""
 import json
 import os
-import warnings
 
 import numpy as np
 import pytest
