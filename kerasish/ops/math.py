@@ -14,19 +14,49 @@ from kerasish.ops.symbolic import keras_op
 
 @keras_op
 def logsumexp(x, axis=None, keepdims=False):
-    """`log(sum(exp(x)))` over `axis`, computed stably."""
+    """`log(sum(exp(x)))` over `axis`, computed stably.
+
+    Example:
+
+    >>> x = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], "float32")
+    >>> y = kerasish.ops.logsumexp(x, axis=-1)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([3.4076, 2.0986], dtype=float32)
+    """
     return R.logsumexp(convert_to_tensor(x), axis=knp._axis(axis),
                        keepdims=keepdims)
 
 
 @keras_op
 def rsqrt(x):
+    """Reciprocal square root, `1 / sqrt(x)`, element-wise.
+
+    Args:
+        x: Input tensor.
+
+    Returns:
+        A tensor of the same shape as `x`.
+
+    Example:
+
+    >>> x = np.array([1.0, 4.0, 16.0], "float32")
+    >>> kerasish.ops.convert_to_numpy(kerasish.ops.rsqrt(x))
+    array([1.  , 0.5 , 0.25], dtype=float32)
+    """
     return M.rsqrt(convert_to_tensor(x))
 
 
 @keras_op
 def top_k(x, k, sorted=True):
-    """The `k` largest entries along the last axis and their indices."""
+    """The `k` largest entries along the last axis and their indices.
+
+    Example:
+
+    >>> x = np.array([1.0, 5.0, 3.0, 4.0], "float32")
+    >>> values, indices = kerasish.ops.top_k(x, k=2)
+    >>> kerasish.ops.convert_to_numpy(values), kerasish.ops.convert_to_numpy(indices)
+    (array([5., 4.], dtype=float32), array([1, 3], dtype=int32))
+    """
     x = convert_to_tensor(x)
     order = np.argsort(-x._value, axis=-1, kind="stable")[..., :k]
     values = knp.take_along_axis(x, order, axis=-1)
@@ -35,7 +65,15 @@ def top_k(x, k, sorted=True):
 
 @keras_op
 def in_top_k(targets, predictions, k):
-    """Whether each target class is among the top `k` predictions."""
+    """Whether each target class is among the top `k` predictions.
+
+    Example:
+
+    >>> targets = np.array([2, 0])
+    >>> predictions = np.array([[0.1, 0.3, 0.6], [0.2, 0.5, 0.3]], "float32")
+    >>> kerasish.ops.convert_to_numpy(kerasish.ops.in_top_k(targets, predictions, k=1))
+    array([ True, False])
+    """
     preds = np.asarray(to_array(predictions))
     t = np.asarray(to_array(targets)).astype(np.int64)
     target_score = np.take_along_axis(preds, t[:, None], axis=-1)
@@ -60,11 +98,52 @@ def _segment(data, segment_ids, num_segments, sorted, reducer):
 
 @keras_op
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
+    """Sum of `data`'s rows within each segment.
+
+    Args:
+        data: Input tensor; its first axis is segmented.
+        segment_ids: Int tensor of `data.shape[0]` segment indices.
+        num_segments: Number of segments (default: `max(segment_ids) + 1`).
+        sorted: Whether `segment_ids` are sorted (accepted; the result is
+            the same either way). Defaults to `False`.
+
+    Returns:
+        A tensor of shape `(num_segments,) + data.shape[1:]`; empty
+        segments hold 0.
+
+    Example:
+
+    >>> data = np.array([1.0, 2.0, 3.0, 4.0], "float32")
+    >>> y = kerasish.ops.segment_sum(data, np.array([0, 0, 1, 1]),
+    ...                              num_segments=2)
+    >>> kerasish.ops.convert_to_numpy(y)
+    array([3., 7.], dtype=float32)
+    """
     return _segment(data, segment_ids, num_segments, sorted, knp.sum)
 
 
 @keras_op
 def segment_max(data, segment_ids, num_segments=None, sorted=False):
+    """Maximum of `data`'s rows within each segment.
+
+    Args:
+        data: Input tensor; its first axis is segmented.
+        segment_ids: Int tensor of `data.shape[0]` segment indices.
+        num_segments: Number of segments (default: `max(segment_ids) + 1`).
+        sorted: Whether `segment_ids` are sorted (accepted; the result is
+            the same either way). Defaults to `False`.
+
+    Returns:
+        A tensor of shape `(num_segments,) + data.shape[1:]`.
+
+    Example:
+
+    >>> data = np.array([1.0, 5.0, 3.0, 4.0], "float32")
+    >>> y = kerasish.ops.segment_max(data, np.array([0, 0, 1, 1]),
+    ...                              num_segments=2)
+    >>> kerasish.ops.convert_to_numpy(y)
+    array([5., 4.], dtype=float32)
+    """
     return _segment(data, segment_ids, num_segments, sorted, knp.max)
 
 
@@ -89,7 +168,15 @@ def erf(x):
 
 @keras_op
 def erfc(x):
-    """`1 - erf(x)`, accurate also where it is tiny (large `x`)."""
+    """`1 - erf(x)`, accurate also where it is tiny (large `x`).
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.erfc(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([1.9953, 1.5205, 1.    , 0.4795, 0.0047], dtype=float32)
+    """
     return SP.erfc(_float(x))
 
 

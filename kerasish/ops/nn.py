@@ -26,7 +26,14 @@ from kerasish.ops.nn_normalization import *  # noqa: F401,F403
 
 @keras_op
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    """One-hot encode integer `x`; out-of-range indices give all zeros."""
+    """One-hot encode integer `x`; out-of-range indices give all zeros.
+
+    Example:
+
+    >>> kerasish.ops.convert_to_numpy(kerasish.ops.one_hot(np.array([0, 2]), 3))
+    array([[1., 0., 0.],
+           [0., 0., 1.]], dtype=float32)
+    """
     idx = np.asarray(to_array(x)).astype(np.int64)
     eye = np.eye(num_classes + 1, num_classes,
                  dtype=dtype or config.floatx())
@@ -38,6 +45,26 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
 
 @keras_op
 def multi_hot(inputs, num_classes, axis=-1, dtype=None, sparse=False):
+    """Multi-hot encode integer labels: one row per sample, 1 per label.
+
+    Args:
+        inputs: Int tensor of class indices, `(batch, labels)`.
+        num_classes: Number of classes (size of the encoded axis).
+        axis: Axis of the encoding. Defaults to -1.
+        dtype: Output dtype (default: floatx).
+        sparse: Accepted for compatibility; kerasish has no sparse
+            tensors, so the result is always dense.
+
+    Returns:
+        A tensor of shape `(batch, num_classes)`.
+
+    Example:
+
+    >>> labels = np.array([[0, 2], [1, 1]])
+    >>> kerasish.ops.convert_to_numpy(kerasish.ops.multi_hot(labels, 3))
+    array([[1., 0., 1.],
+           [0., 1., 0.]], dtype=float32)
+    """
     hot = one_hot(inputs, num_classes, axis=axis, dtype=dtype)
     reduce_axis = -2 if axis == -1 else 0
     return Tensor(np.max(hot._value, axis=reduce_axis))
@@ -59,7 +86,16 @@ def _clipped_log_probs(output, axis):
 
 @keras_op
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Cross-entropy between one-hot (or soft) `target` and `output`."""
+    """Cross-entropy between one-hot (or soft) `target` and `output`.
+
+    Example:
+
+    >>> target = np.array([[0.0, 1.0, 0.0]], "float32")
+    >>> output = np.array([[0.1, 0.8, 0.1]], "float32")
+    >>> y = kerasish.ops.categorical_crossentropy(target, output)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.2231], dtype=float32)
+    """
     target, output = convert_to_tensor(target), _float(output)
     _check_same_shape(target, output)
     if target.ndim < 1:
@@ -77,7 +113,16 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 @keras_op
 def sparse_categorical_crossentropy(target, output, from_logits=False,
                                     axis=-1):
-    """Cross-entropy between integer class `target` and `output`."""
+    """Cross-entropy between integer class `target` and `output`.
+
+    Example:
+
+    >>> target = np.array([1, 2])
+    >>> output = np.array([[0.1, 0.8, 0.1], [0.2, 0.2, 0.6]], "float32")
+    >>> y = kerasish.ops.sparse_categorical_crossentropy(target, output)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.2231, 0.5108], dtype=float32)
+    """
     output = _float(output)
     labels = np.asarray(to_array(target))
     if labels.ndim == output.ndim and labels.shape[-1] == 1:
@@ -116,7 +161,16 @@ def _checked_labels(labels, num_classes):
 
 @keras_op
 def binary_crossentropy(target, output, from_logits=False):
-    """Elementwise binary cross-entropy."""
+    """Elementwise binary cross-entropy.
+
+    Example:
+
+    >>> target = np.array([1.0, 0.0], "float32")
+    >>> output = np.array([0.9, 0.2], "float32")
+    >>> y = kerasish.ops.binary_crossentropy(target, output)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.1054, 0.2231], dtype=float32)
+    """
     target, output = convert_to_tensor(target), _float(output)
     _check_same_shape(target, output)
     target = cast(target, output.dtype)
@@ -135,7 +189,15 @@ def binary_crossentropy(target, output, from_logits=False):
 
 @keras_op
 def moments(x, axes, keepdims=False, synchronized=False):
-    """Mean and variance of `x` over `axes`."""
+    """Mean and variance of `x` over `axes`.
+
+    Example:
+
+    >>> x = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], "float32")
+    >>> mean, variance = kerasish.ops.moments(x, axes=[1])
+    >>> kerasish.ops.convert_to_numpy(mean), kerasish.ops.convert_to_numpy(variance)
+    (array([2., 1.], dtype=float32), array([0.6666667, 0.       ], dtype=float32))
+    """
     x = _float(x)
     mean = knp.mean(x, axis=axes, keepdims=True)
     variance = knp.mean(knp.square(knp.subtract(x, mean)), axis=axes,
@@ -148,7 +210,16 @@ def moments(x, axes, keepdims=False, synchronized=False):
 
 @keras_op
 def normalize(x, axis=-1, order=2, epsilon=None):
-    """Scale `x` to unit `order`-norm along `axis`."""
+    """Scale `x` to unit `order`-norm along `axis`.
+
+    Example:
+
+    >>> x = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], "float32")
+    >>> y = kerasish.ops.normalize(x, axis=-1)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([[0.2673, 0.5345, 0.8018],
+           [0.5774, 0.5774, 0.5774]], dtype=float32)
+    """
     if not isinstance(order, int) or order < 1:
         raise ValueError(
             f"Argument `order` must be an int >= 1. Received: order={order}")

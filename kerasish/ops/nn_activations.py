@@ -38,19 +38,43 @@ def relu(x):
 
 @keras_op
 def relu6(x):
-    """`min(max(x, 0), 6)`."""
+    """`min(max(x, 0), 6)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.relu6(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0. , 0. , 0. , 0.5, 2. ], dtype=float32)
+    """
     return knp.minimum(N.relu(_float(x)), 6.0)
 
 
 @keras_op
 def sigmoid(x):
-    """`1 / (1 + exp(-x))`."""
+    """`1 / (1 + exp(-x))`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.sigmoid(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.1192, 0.3775, 0.5   , 0.6225, 0.8808], dtype=float32)
+    """
     return N.sigmoid(_float(x))
 
 
 @keras_op
 def sparse_sigmoid(x):
-    """0 below -1, 1 above 1, and `(x + 1) / 2` in between."""
+    """0 below -1, 1 above 1, and `(x + 1) / 2` in between.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.sparse_sigmoid(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float32)
+    """
     x = _float(x)
     inner = knp.where(knp.greater_equal(x, 1.0), 1.0,
                       knp.multiply(knp.add(x, 1.0), 0.5))
@@ -59,13 +83,29 @@ def sparse_sigmoid(x):
 
 @keras_op
 def softplus(x):
-    """`log(1 + exp(x))`, computed without overflow."""
+    """`log(1 + exp(x))`, computed without overflow.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.softplus(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.1269, 0.4741, 0.6931, 0.9741, 2.1269], dtype=float32)
+    """
     return N.softplus(_float(x))
 
 
 @keras_op
 def softsign(x):
-    """`x / (|x| + 1)`."""
+    """`x / (|x| + 1)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.softsign(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-0.6667, -0.3333,  0.    ,  0.3333,  0.6667], dtype=float32)
+    """
     x = _float(x)
     return knp.divide(x, knp.add(knp.absolute(x), 1.0))
 
@@ -90,7 +130,15 @@ def soft_shrink(x, threshold=0.5):
 
 @keras_op
 def sparse_plus(x):
-    """0 below -1, `x` above 1, and `(x + 1)**2 / 4` in between."""
+    """0 below -1, `x` above 1, and `(x + 1)**2 / 4` in between.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.sparse_plus(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.    , 0.0625, 0.25  , 0.5625, 2.    ], dtype=float32)
+    """
     x = _float(x)
     inner = knp.where(knp.greater_equal(x, 1.0), x,
                       knp.multiply(knp.square(knp.add(x, 1.0)), 0.25))
@@ -99,7 +147,15 @@ def sparse_plus(x):
 
 @keras_op
 def silu(x):
-    """`x * sigmoid(x)` (also called swish)."""
+    """`x * sigmoid(x)` (also called swish).
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.silu(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-0.2384, -0.1888,  0.    ,  0.3112,  1.7616], dtype=float32)
+    """
     x = _float(x)
     return knp.multiply(x, N.sigmoid(x))
 
@@ -114,6 +170,13 @@ def squareplus(x, b=4):
     Args:
         x: Input tensor.
         b: Smoothness, >= 0. Defaults to 4.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.squareplus(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.4142, 0.7808, 1.    , 1.2808, 2.4142], dtype=float32)
     """
     x = _float(x)
     root = knp.sqrt(knp.add(knp.square(x), b))
@@ -122,7 +185,15 @@ def squareplus(x, b=4):
 
 @keras_op
 def log_sigmoid(x):
-    """`log(sigmoid(x))` = `-softplus(-x)`."""
+    """`log(sigmoid(x))` = `-softplus(-x)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.log_sigmoid(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-2.1269, -0.9741, -0.6931, -0.4741, -0.1269], dtype=float32)
+    """
     return knp.negative(N.softplus(knp.negative(_float(x))))
 
 
@@ -144,13 +215,29 @@ def leaky_relu(x, negative_slope=0.2):
 
 @keras_op
 def hard_sigmoid(x):
-    """`relu6(x + 3) / 6`, Keras 3's definition."""
+    """`relu6(x + 3) / 6`, Keras 3's definition.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.hard_sigmoid(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([0.1667, 0.4167, 0.5   , 0.5833, 0.8333], dtype=float32)
+    """
     return knp.divide(relu6(knp.add(_float(x), 3.0)), 6.0)
 
 
 @keras_op
 def hard_silu(x):
-    """`x * hard_sigmoid(x)` (also called hard swish)."""
+    """`x * hard_sigmoid(x)` (also called hard swish).
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.hard_silu(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-0.3333, -0.2083,  0.    ,  0.2917,  1.6667], dtype=float32)
+    """
     x = _float(x)
     return knp.multiply(x, hard_sigmoid(x))
 
@@ -165,6 +252,13 @@ def elu(x, alpha=1.0):
     Args:
         x: Input tensor.
         alpha: Scale of the negative part. Defaults to 1.0.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.elu(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-0.8647, -0.3935,  0.    ,  0.5   ,  2.    ], dtype=float32)
     """
     x = _float(x)
     return knp.where(knp.greater(x, 0), x,
@@ -173,7 +267,15 @@ def elu(x, alpha=1.0):
 
 @keras_op
 def selu(x):
-    """`scale * elu(x, alpha)` with the self-normalising constants."""
+    """`scale * elu(x, alpha)` with the self-normalising constants.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.selu(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-1.5202, -0.6918,  0.    ,  0.5254,  2.1014], dtype=float32)
+    """
     return knp.multiply(elu(x, _SELU_ALPHA), _SELU_SCALE)
 
 
@@ -199,6 +301,13 @@ def celu(x, alpha=1.0):
     Args:
         x: Input tensor.
         alpha: Defaults to 1.0.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.celu(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-0.8647, -0.3935,  0.    ,  0.5   ,  2.    ], dtype=float32)
     """
     x = _float(x)
     negative = knp.expm1(knp.divide(knp.minimum(x, 0.0), alpha))
@@ -212,6 +321,13 @@ def glu(x, axis=-1):
     Args:
         x: Input tensor with an even size along `axis`.
         axis: Defaults to -1.
+
+    Example:
+
+    >>> x = np.array([[1.0, 2.0, 0.0, -1.0]], "float32")
+    >>> y = kerasish.ops.glu(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([[0.5   , 0.5379]], dtype=float32)
     """
     x = _float(x)
     if x.shape[axis] % 2:
@@ -224,14 +340,30 @@ def glu(x, axis=-1):
 
 @keras_op
 def tanh_shrink(x):
-    """`x - tanh(x)`."""
+    """`x - tanh(x)`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.tanh_shrink(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-1.036 , -0.0379,  0.    ,  0.0379,  1.036 ], dtype=float32)
+    """
     x = _float(x)
     return knp.subtract(x, knp.tanh(x))
 
 
 @keras_op
 def hard_tanh(x):
-    """`x` clipped to `[-1, 1]`."""
+    """`x` clipped to `[-1, 1]`.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.hard_tanh(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-1. , -0.5,  0. ,  0.5,  1. ], dtype=float32)
+    """
     x = _float(x)
     inner = knp.where(knp.less(x, -1.0), -1.0, x)
     return knp.where(knp.greater(x, 1.0), 1.0, inner)
@@ -244,6 +376,13 @@ def hard_shrink(x, threshold=0.5):
     Args:
         x: Input tensor.
         threshold: Defaults to 0.5.
+
+    Example:
+
+    >>> x = np.array([-2.0, -0.5, 0.0, 0.5, 2.0], "float32")
+    >>> y = kerasish.ops.hard_shrink(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([-2.,  0.,  0.,  0.,  2.], dtype=float32)
     """
     x = _float(x)
     return knp.where(knp.greater(knp.absolute(x), threshold), x, 0.0)
@@ -290,6 +429,14 @@ def log_softmax(x, axis=-1):
     Args:
         x: Input tensor.
         axis: Int or tuple of ints. Defaults to -1.
+
+    Example:
+
+    >>> x = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], "float32")
+    >>> y = kerasish.ops.log_softmax(x)
+    >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
+    array([[-2.4076, -1.4076, -0.4076],
+           [-1.0986, -1.0986, -1.0986]], dtype=float32)
     """
     x = _float(x)
     if isinstance(axis, (tuple, list)):
