@@ -8,10 +8,10 @@ def _check_non_negative(value, name, allow_none=False):
     if value is None and allow_none:
         return
     if value is None or value < 0.0:
-        raise ValueError(
-            f"{name} of a ReLU layer cannot be "
-            f"{'a negative value' if allow_none else 'None or a negative value'}"
-            f". Received: {name}={value}")
+        what = "a negative value" if allow_none else \
+            "None or a negative value"
+        raise ValueError(f"{name} of a ReLU layer cannot be {what}. "
+                         f"Received: {name}={value}")
 
 
 @builtin("keras.layers")

@@ -57,7 +57,8 @@ class CategoryEncoding(Layer):
                 "layer instead.")
         if num_tokens < 1:
             raise ValueError(
-                f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
+                "`num_tokens` must be >= 1. "
+                f"Received: num_tokens={num_tokens}.")
         self.num_tokens = num_tokens
         self.output_mode = output_mode
         self.sparse = sparse

@@ -3,11 +3,11 @@ and SipHash-2-4.
 
 Keras's lookup layers (several OOV buckets) and `HashedCrossing` bucket
 values with these TensorFlow hashes, so a model trained with Keras maps the
-same strings to the same buckets here (SipHash-2-4 is TensorFlow's keyed "strong" hash, used
-when a `salt` is given). Fingerprint64 is a fixed, portable
-function of the bytes (little-endian 64-bit words); it is written here from
-its published definition with Python integers masked to 64 bits. Hashing
-runs once per distinct value (callers hash `np.unique` values).
+same strings to the same buckets here (SipHash-2-4 is TensorFlow's keyed
+"strong" hash, used when a `salt` is given). Fingerprint64 is a fixed,
+portable function of the bytes (little-endian 64-bit words); it is written
+here from its published definition with Python integers masked to 64 bits.
+Hashing runs once per distinct value (callers hash `np.unique` values).
 """
 _MASK = (1 << 64) - 1
 _K0 = 0xC3A5C85C97CB3127

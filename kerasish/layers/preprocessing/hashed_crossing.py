@@ -103,7 +103,8 @@ class HashedCrossing(Layer):
         if any(a.dtype.kind not in "iuUS" for a in arrays):
             raise ValueError(
                 "All `HashedCrossing` inputs should have an integer or "
-                f"string dtype. Received dtypes {[str(a.dtype) for a in arrays]}")
+                "string dtype. Received dtypes "
+                f"{[str(a.dtype) for a in arrays]}")
         return arrays
 
     def call(self, inputs):

@@ -77,7 +77,8 @@ class Hashing(Layer):
                 isinstance(salt, (list, tuple)) and len(salt) == 2):
             raise ValueError(
                 "The `salt` argument for `Hashing` can only be a tuple of "
-                f"size 2 integers, or a single integer. Received: salt={salt}.")
+                "size 2 integers, or a single integer. "
+                f"Received: salt={salt}.")
         self.num_bins, self.mask_value = num_bins, mask_value
         self.salt = None if salt is None else (
             [salt, salt] if isinstance(salt, int) else list(salt))

@@ -86,7 +86,7 @@ class IndexLookup(Layer):
             return [farmhash.siphash24(self.salt, s) for s in strings]
         return [farmhash.fingerprint64(s) for s in strings]
 
-    # -- indices ----------------------------------------------------------------
+    # -- indices --------------------------------------------------------------
     def _oov_start_index(self):
         return 1 if self.mask_token is not None and \
             self.output_mode == "int" else 0
@@ -107,7 +107,7 @@ class IndexLookup(Layer):
         return vocab if include_special_tokens else \
             vocab[self._token_start_index():]
 
-    # -- vocabulary -------------------------------------------------------------
+    # -- vocabulary -----------------------------------------------------------
     def set_vocabulary(self, vocabulary, idf_weights=None):
         """Replace the vocabulary (and, in `"tf_idf"` mode, the weights).
 
@@ -165,7 +165,7 @@ class IndexLookup(Layer):
                 f"{self.vocabulary_size()}")
         self._frozen_vocab_size = self.vocabulary_size()
 
-    # -- adapt --------------------------------------------------------------------
+    # -- adapt ----------------------------------------------------------------
     def adapt(self, data, steps=None):
         """Build the vocabulary from `data`, most frequent tokens first
         (ties broken by the larger token, as Keras does).
@@ -232,7 +232,7 @@ class IndexLookup(Layer):
         self.token_document_counts = collections.Counter()
         self.num_documents = 0
 
-    # -- lookups ------------------------------------------------------------------
+    # -- lookups --------------------------------------------------------------
     def call(self, inputs):
         if self.output_mode != "int" and not self.pad_to_max_tokens and \
                 self._frozen_vocab_size is None:
@@ -328,7 +328,7 @@ class IndexLookup(Layer):
         return KerasTensor(self.compute_output_shape(inputs.shape),
                            dtype=dtype)
 
-    # -- serialization ------------------------------------------------------------
+    # -- serialization --------------------------------------------------------
     def get_config(self):
         config = super().get_config()
         config.update({

@@ -1,5 +1,4 @@
 """`Dropout`: randomly zero inputs during training."""
-from kerasish import backend
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
 from kerasish.saving.object_registration import builtin
