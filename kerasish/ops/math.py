@@ -54,7 +54,7 @@ def top_k(x, k, sorted=True):
 
     >>> x = np.array([1.0, 5.0, 3.0, 4.0], "float32")
     >>> values, indices = kerasish.ops.top_k(x, k=2)
-    >>> kerasish.ops.convert_to_numpy(values), kerasish.ops.convert_to_numpy(indices)
+    >>> np.asarray(values), np.asarray(indices)
     (array([5., 4.], dtype=float32), array([1, 3], dtype=int32))
     """
     x = convert_to_tensor(x)
@@ -71,7 +71,7 @@ def in_top_k(targets, predictions, k):
 
     >>> targets = np.array([2, 0])
     >>> predictions = np.array([[0.1, 0.3, 0.6], [0.2, 0.5, 0.3]], "float32")
-    >>> kerasish.ops.convert_to_numpy(kerasish.ops.in_top_k(targets, predictions, k=1))
+    >>> np.asarray(kerasish.ops.in_top_k(targets, predictions, k=1))
     array([ True, False])
     """
     preds = np.asarray(to_array(predictions))

@@ -30,7 +30,7 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
 
     Example:
 
-    >>> kerasish.ops.convert_to_numpy(kerasish.ops.one_hot(np.array([0, 2]), 3))
+    >>> np.asarray(kerasish.ops.one_hot(np.array([0, 2]), 3))
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)
     """
@@ -195,8 +195,9 @@ def moments(x, axes, keepdims=False, synchronized=False):
 
     >>> x = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], "float32")
     >>> mean, variance = kerasish.ops.moments(x, axes=[1])
-    >>> kerasish.ops.convert_to_numpy(mean), kerasish.ops.convert_to_numpy(variance)
-    (array([2., 1.], dtype=float32), array([0.6666667, 0.       ], dtype=float32))
+    >>> np.asarray(mean), np.asarray(variance)
+    (array([2., 1.], dtype=float32),
+     array([0.6666667, 0.       ], dtype=float32))
     """
     x = _float(x)
     mean = knp.mean(x, axis=axes, keepdims=True)
