@@ -112,14 +112,29 @@ def _shape(shape):
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    """Samples from a normal distribution."""
+    """Samples from a normal distribution.
+
+    Example:
+
+    >>> x = kerasish.random.normal((2, 3), seed=1)
+    >>> x.shape, str(x.dtype)
+    ((2, 3), 'float32')
+    """
     rng = make_rng(seed)
     x = rng.standard_normal(_shape(shape), dtype=np.float64)
     return Tensor((x * stddev + mean).astype(dtypes.standardize_dtype(dtype)))
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    """Samples from a uniform distribution on `[minval, maxval)`."""
+    """Samples from a uniform distribution on `[minval, maxval)`.
+
+    Example:
+
+    >>> x = kerasish.random.uniform((1000,), minval=2.0, maxval=3.0, seed=1)
+    >>> x = kerasish.ops.convert_to_numpy(x)
+    >>> bool(x.min() >= 2.0 and x.max() < 3.0)
+    True
+    """
     rng = make_rng(seed)
     dtype = dtypes.standardize_dtype(dtype)
     if np.dtype(dtype).kind in "iu":
@@ -130,7 +145,14 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    """Normal samples, redrawn until within two standard deviations."""
+    """Normal samples, redrawn until within two standard deviations.
+
+    Example:
+
+    >>> x = np.asarray(kerasish.random.truncated_normal((1000,), seed=1))
+    >>> bool(np.abs(x).max() <= 2.0)
+    True
+    """
     rng = make_rng(seed)
     shape = _shape(shape)
     x = rng.standard_normal(shape)
@@ -142,14 +164,28 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
-    """Random integers in `[minval, maxval)`."""
+    """Random integers in `[minval, maxval)`.
+
+    Example:
+
+    >>> x = kerasish.random.randint((5,), minval=0, maxval=3, seed=1)
+    >>> x.shape, bool((kerasish.ops.convert_to_numpy(x) < 3).all())
+    ((5,), True)
+    """
     rng = make_rng(seed)
     return Tensor(rng.integers(minval, maxval, _shape(shape))
                   .astype(dtypes.standardize_dtype(dtype)))
 
 
 def shuffle(x, axis=0, seed=None):
-    """A copy of `x` shuffled along `axis`."""
+    """A copy of `x` shuffled along `axis`.
+
+    Example:
+
+    >>> x = kerasish.random.shuffle(np.arange(5), seed=1)
+    >>> sorted(kerasish.ops.convert_to_numpy(x).tolist())
+    [0, 1, 2, 3, 4]
+    """
     rng = make_rng(seed)
     arr = np.asarray(getattr(x, "_value", x))
     return Tensor(rng.permutation(arr, axis=axis))
@@ -162,7 +198,14 @@ def binary_mask(shape, rate, seed=None, dtype="float32"):
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
-    """Draw class indices from unnormalised log-probabilities per row."""
+    """Draw class indices from unnormalised log-probabilities per row.
+
+    Example:
+
+    >>> logits = np.log(np.array([[0.0001, 0.9999]], "float32"))
+    >>> kerasish.random.categorical(logits, 4, seed=1).shape
+    (1, 4)
+    """
     rng = make_rng(seed)
     logits = np.asarray(getattr(logits, "_value", logits), np.float64)
     p = np.exp(logits - logits.max(axis=-1, keepdims=True))
@@ -174,7 +217,15 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
-    """Zero entries with probability `rate` and scale the rest by 1/(1-rate)."""
+    """Zero entries with probability `rate` and scale the rest by 1/(1-rate).
+
+    Example:
+
+    >>> x = np.ones((1000,), "float32")
+    >>> y = np.asarray(kerasish.random.dropout(x, 0.5, seed=1))
+    >>> sorted(set(y.tolist()))
+    [0.0, 2.0]
+    """
     from kerasish import ops
     x = ops.convert_to_tensor(inputs)
     shape = x.shape if noise_shape is None else tuple(

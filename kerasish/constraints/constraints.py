@@ -7,7 +7,17 @@ _MODULE = "keras.constraints"
 
 
 class Constraint:
-    """Base class: `constraint(w) -> projected w`."""
+    """Base class: `constraint(w) -> projected w`.
+
+    Example:
+
+    >>> class Clip(kerasish.constraints.Constraint):
+    ...     def __call__(self, w):
+    ...         return kerasish.ops.clip(w, -0.1, 0.1)
+    >>> layer = kerasish.layers.Dense(2, kernel_constraint=Clip())
+    >>> type(layer.kernel_constraint).__name__
+    'Clip'
+    """
 
     def __call__(self, w):
         return w
@@ -26,7 +36,15 @@ def _norms(w, axis):
 
 @builtin(_MODULE, "max_norm")
 class MaxNorm(Constraint):
-    """Rescale so each unit's weight norm along `axis` is <= `max_value`."""
+    """Rescale so each unit's weight norm along `axis` is <= `max_value`.
+
+    Example:
+
+    >>> w = np.array([[3.0], [4.0]], "float32")
+    >>> np.asarray(kerasish.constraints.MaxNorm(max_value=2.0)(w))
+    array([[1.2],
+           [1.6]], dtype=float32)
+    """
 
     def __init__(self, max_value=2, axis=0):
         self.max_value, self.axis = max_value, axis
@@ -42,7 +60,14 @@ class MaxNorm(Constraint):
 
 @builtin(_MODULE, "non_neg")
 class NonNeg(Constraint):
-    """Clip weights at zero from below."""
+    """Clip weights at zero from below.
+
+    Example:
+
+    >>> w = np.array([-1.0, 2.0], "float32")
+    >>> np.asarray(kerasish.constraints.NonNeg()(w))
+    array([0., 2.], dtype=float32)
+    """
 
     def __call__(self, w):
         return ops.maximum(w, 0)
@@ -50,7 +75,15 @@ class NonNeg(Constraint):
 
 @builtin(_MODULE, "unit_norm")
 class UnitNorm(Constraint):
-    """Rescale each unit's weights along `axis` to unit norm."""
+    """Rescale each unit's weights along `axis` to unit norm.
+
+    Example:
+
+    >>> w = np.array([[3.0], [4.0]], "float32")
+    >>> np.asarray(kerasish.constraints.UnitNorm()(w))
+    array([[0.6],
+           [0.8]], dtype=float32)
+    """
 
     def __init__(self, axis=0):
         self.axis = axis
@@ -64,7 +97,15 @@ class UnitNorm(Constraint):
 
 @builtin(_MODULE, "min_max_norm")
 class MinMaxNorm(Constraint):
-    """Move norms toward `[min_value, max_value]` at `rate` (1 = fully)."""
+    """Move norms toward `[min_value, max_value]` at `rate` (1 = fully).
+
+    Example:
+
+    >>> w = np.array([[3.0], [4.0]], "float32")
+    >>> np.asarray(kerasish.constraints.MinMaxNorm(0.0, 1.0)(w))
+    array([[0.6],
+           [0.8]], dtype=float32)
+    """
 
     def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
         self.min_value, self.max_value = min_value, max_value

@@ -20,7 +20,17 @@ def _value(t):
 
 
 class Initializer:
-    """Base class: `initializer(shape, dtype) -> array`."""
+    """Base class: `initializer(shape, dtype) -> array`.
+
+    Example:
+
+    >>> class Halves(kerasish.initializers.Initializer):
+    ...     def __call__(self, shape, dtype=None):
+    ...         return np.full(shape, 0.5, dtype=dtype or "float32")
+    >>> layer = kerasish.layers.Dense(2, kernel_initializer=Halves())
+    >>> kerasish.ops.convert_to_numpy(layer(np.ones((1, 3)))).tolist()
+    [[1.5, 1.5]]
+    """
 
     def __call__(self, shape, dtype=None):
         raise NotImplementedError(
@@ -63,7 +73,14 @@ class Constant(Initializer):
 
 @builtin(_MODULE, "zeros", "zero")
 class Zeros(Initializer):
-    """Fill with zeros."""
+    """Fill with zeros.
+
+    Example:
+
+    >>> np.asarray(kerasish.initializers.Zeros()(shape=(2, 2)))
+    array([[0., 0.],
+           [0., 0.]], dtype=float32)
+    """
 
     def __call__(self, shape, dtype=None):
         return np.zeros(shape, dtypes.standardize_dtype(dtype))
@@ -71,7 +88,14 @@ class Zeros(Initializer):
 
 @builtin(_MODULE, "ones", "one")
 class Ones(Initializer):
-    """Fill with ones."""
+    """Fill with ones.
+
+    Example:
+
+    >>> np.asarray(kerasish.initializers.Ones()(shape=(2, 2)))
+    array([[1., 1.],
+           [1., 1.]], dtype=float32)
+    """
 
     def __call__(self, shape, dtype=None):
         return np.ones(shape, dtypes.standardize_dtype(dtype))
@@ -79,7 +103,15 @@ class Ones(Initializer):
 
 @builtin(_MODULE, "identity", "IdentityInitializer")
 class Identity(Initializer):
-    """`gain` times the identity matrix (2-D shapes only)."""
+    """`gain` times the identity matrix (2-D shapes only).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.Identity(gain=2.0)
+    >>> np.asarray(initializer(shape=(2, 3)))
+    array([[2., 0., 0.],
+           [0., 2., 0.]], dtype=float32)
+    """
 
     def __init__(self, gain=1.0):
         self.gain = gain
@@ -121,7 +153,15 @@ class RandomInitializer(Initializer):
 
 @builtin(_MODULE, "random_normal", "normal")
 class RandomNormal(RandomInitializer):
-    """Normal with `mean` and `stddev` (default 0.05)."""
+    """Normal with `mean` and `stddev` (default 0.05).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.RandomNormal()
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev = mean, stddev
@@ -138,7 +178,15 @@ class RandomNormal(RandomInitializer):
 
 @builtin(_MODULE, "random_uniform", "uniform")
 class RandomUniform(RandomInitializer):
-    """Uniform on `[minval, maxval)` (default ±0.05)."""
+    """Uniform on `[minval, maxval)` (default ±0.05).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.RandomUniform()
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval = minval, maxval
@@ -155,7 +203,15 @@ class RandomUniform(RandomInitializer):
 
 @builtin(_MODULE, "truncated_normal")
 class TruncatedNormal(RandomInitializer):
-    """Normal truncated to two standard deviations."""
+    """Normal truncated to two standard deviations.
+
+    Example:
+
+    >>> initializer = kerasish.initializers.TruncatedNormal()
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev = mean, stddev
@@ -171,7 +227,13 @@ class TruncatedNormal(RandomInitializer):
 
 
 def compute_fans(shape, input_axes=None, output_axes=None):
-    """`(fan_in, fan_out)` of a weight shape, as Keras computes them."""
+    """`(fan_in, fan_out)` of a weight shape, as Keras computes them.
+
+    Example:
+
+    >>> kerasish.initializers.compute_fans((3, 3, 16, 32))
+    (144, 288)
+    """
     shape = tuple(shape)
     if input_axes is not None and output_axes is not None:
         return (int(np.prod([shape[a] for a in input_axes])),
@@ -196,6 +258,14 @@ class VarianceScaling(RandomInitializer):
         distribution: `"truncated_normal"`, `"untruncated_normal"` or
             `"uniform"`.
         seed: Int, SeedGenerator or None.
+
+    Example:
+
+    >>> initializer = kerasish.initializers.VarianceScaling(
+    ...     scale=2.0, mode="fan_in", distribution="uniform")
+    >>> values = kerasish.ops.convert_to_numpy(initializer(shape=(200, 100)))
+    >>> bool(np.abs(values).max() <= np.sqrt(3 * 2.0 / 200))
+    True
     """
 
     def __init__(self, scale=1.0, mode="fan_in",
@@ -268,22 +338,114 @@ def _preset(name, scale, mode, distribution, doc):
 
 
 GlorotUniform = _preset("GlorotUniform", 1.0, "fan_avg", "uniform",
-                        "Uniform within ±sqrt(6 / (fan_in + fan_out)).")
+    """Uniform within ±sqrt(6 / (fan_in + fan_out)).
+
+    Args:
+        seed: Optional int or `SeedGenerator`; an int gives the same values
+            on every call.
+        input_axes, output_axes: Optional axes counted as fan-in and
+            fan-out (for kernels of more than 2 dimensions).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.GlorotUniform(seed=0)
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """)
 GlorotNormal = _preset("GlorotNormal", 1.0, "fan_avg", "truncated_normal",
-                       "Truncated normal, stddev sqrt(2 / (fan_in + fan_out)).")
+    """Truncated normal, stddev sqrt(2 / (fan_in + fan_out)).
+
+    Args:
+        seed: Optional int or `SeedGenerator`; an int gives the same values
+            on every call.
+        input_axes, output_axes: Optional axes counted as fan-in and
+            fan-out (for kernels of more than 2 dimensions).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.GlorotNormal(seed=0)
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """)
 HeNormal = _preset("HeNormal", 2.0, "fan_in", "truncated_normal",
-                   "Truncated normal, stddev sqrt(2 / fan_in).")
+    """Truncated normal, stddev sqrt(2 / fan_in).
+
+    Args:
+        seed: Optional int or `SeedGenerator`; an int gives the same values
+            on every call.
+        input_axes, output_axes: Optional axes counted as fan-in and
+            fan-out (for kernels of more than 2 dimensions).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.HeNormal(seed=0)
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """)
 HeUniform = _preset("HeUniform", 2.0, "fan_in", "uniform",
-                    "Uniform within ±sqrt(6 / fan_in).")
+    """Uniform within ±sqrt(6 / fan_in).
+
+    Args:
+        seed: Optional int or `SeedGenerator`; an int gives the same values
+            on every call.
+        input_axes, output_axes: Optional axes counted as fan-in and
+            fan-out (for kernels of more than 2 dimensions).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.HeUniform(seed=0)
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """)
 LecunNormal = _preset("LecunNormal", 1.0, "fan_in", "truncated_normal",
-                      "Truncated normal, stddev sqrt(1 / fan_in).")
+    """Truncated normal, stddev sqrt(1 / fan_in).
+
+    Args:
+        seed: Optional int or `SeedGenerator`; an int gives the same values
+            on every call.
+        input_axes, output_axes: Optional axes counted as fan-in and
+            fan-out (for kernels of more than 2 dimensions).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.LecunNormal(seed=0)
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """)
 LecunUniform = _preset("LecunUniform", 1.0, "fan_in", "uniform",
-                       "Uniform within ±sqrt(3 / fan_in).")
+    """Uniform within ±sqrt(3 / fan_in).
+
+    Args:
+        seed: Optional int or `SeedGenerator`; an int gives the same values
+            on every call.
+        input_axes, output_axes: Optional axes counted as fan-in and
+            fan-out (for kernels of more than 2 dimensions).
+
+    Example:
+
+    >>> initializer = kerasish.initializers.LecunUniform(seed=0)
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """)
 
 
 @builtin(_MODULE, "orthogonal", "OrthogonalInitializer")
 class Orthogonal(RandomInitializer):
-    """A (semi-)orthogonal matrix times `gain`, from a QR decomposition."""
+    """A (semi-)orthogonal matrix times `gain`, from a QR decomposition.
+
+    Example:
+
+    >>> initializer = kerasish.initializers.Orthogonal()
+    >>> values = initializer(shape=(64, 32))
+    >>> values.shape, str(values.dtype)
+    ((64, 32), 'float32')
+    """
 
     def __init__(self, gain=1.0, seed=None):
         self.gain = gain

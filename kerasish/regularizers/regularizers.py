@@ -21,7 +21,18 @@ def _float32(value):
 
 
 class Regularizer:
-    """Base class: `regularizer(weights) -> scalar penalty`."""
+    """Base class: `regularizer(weights) -> scalar penalty`.
+
+    Example:
+
+    >>> class MaxAbs(kerasish.regularizers.Regularizer):
+    ...     def __call__(self, x):
+    ...         return 0.01 * kerasish.ops.max(kerasish.ops.abs(x))
+    >>> layer = kerasish.layers.Dense(2, kernel_regularizer=MaxAbs())
+    >>> _ = layer(np.ones((1, 3)))
+    >>> len(layer.losses)
+    1
+    """
 
     def __call__(self, x):
         return 0.0
@@ -37,7 +48,14 @@ class Regularizer:
 
 @builtin(_MODULE, "l1l2", "l1_l2")
 class L1L2(Regularizer):
-    """`l1 * sum(|x|) + l2 * sum(x**2)`."""
+    """`l1 * sum(|x|) + l2 * sum(x**2)`.
+
+    Example:
+
+    >>> w = np.array([[1.0, -2.0]], "float32")
+    >>> round(float(kerasish.regularizers.L1L2(l1=0.1, l2=0.1)(w)), 4)
+    0.8
+    """
 
     def __init__(self, l1=0.0, l2=0.0):
         self.l1 = _validate_factor(l1, "l1")
@@ -57,7 +75,14 @@ class L1L2(Regularizer):
 
 @builtin(_MODULE, "l1")
 class L1(Regularizer):
-    """`l1 * sum(|x|)` (default factor 0.01)."""
+    """`l1 * sum(|x|)` (default factor 0.01).
+
+    Example:
+
+    >>> w = np.array([[1.0, -2.0]], "float32")
+    >>> float(kerasish.regularizers.L1(0.1)(w))
+    0.30000001192092896
+    """
 
     def __init__(self, l1=0.01):
         # Keras 3 keeps this factor as a float32 tensor; its config (and
@@ -73,7 +98,14 @@ class L1(Regularizer):
 
 @builtin(_MODULE, "l2")
 class L2(Regularizer):
-    """`l2 * sum(x**2)` (default factor 0.01)."""
+    """`l2 * sum(x**2)` (default factor 0.01).
+
+    Example:
+
+    >>> w = np.array([[1.0, -2.0]], "float32")
+    >>> float(kerasish.regularizers.L2(0.1)(w))
+    0.5
+    """
 
     def __init__(self, l2=0.01):
         self.l2 = _validate_factor(l2, "l2")
@@ -91,6 +123,14 @@ class OrthogonalRegularizer(Regularizer):
 
     `factor * mean(|off-diagonal of N N^T|)` with N the L2-normalised rows
     (or columns when `mode="columns"`).
+
+    Example:
+
+    >>> w = np.array([[1.0, 0.0], [0.0, 1.0]], "float32")
+    >>> regularizer = kerasish.regularizers.OrthogonalRegularizer(
+    ...     0.1, mode="columns")
+    >>> round(float(regularizer(w)), 4)
+    0.0
     """
 
     def __init__(self, factor=0.01, mode="rows"):
