@@ -9,7 +9,13 @@ def is_nested(structure):
 
 
 def flatten(structure):
-    """All leaves of `structure` in a flat list."""
+    """All leaves of `structure` in a flat list.
+
+    Example:
+
+    >>> kerasish.tree.flatten({"b": [1, 2], "a": (3, None)})
+    [3, None, 1, 2]
+    """
     if isinstance(structure, dict):
         return [leaf for key in sorted(structure, key=str)
                 for leaf in flatten(structure[key])]
@@ -19,7 +25,14 @@ def flatten(structure):
 
 
 def pack_sequence_as(structure, flat_sequence):
-    """Rebuild `structure`'s shape from a flat list of leaves."""
+    """Rebuild `structure`'s shape from a flat list of leaves.
+
+    Example:
+
+    >>> structure = {"a": None, "b": [None, None]}
+    >>> kerasish.tree.pack_sequence_as(structure, [1, 2, 3])
+    {'a': 1, 'b': [2, 3]}
+    """
     leaves = iter(flat_sequence)
 
     def pack(s):
@@ -37,7 +50,13 @@ def pack_sequence_as(structure, flat_sequence):
 
 
 def map_structure(func, *structures):
-    """Apply `func` leafwise across structures of the same shape."""
+    """Apply `func` leafwise across structures of the same shape.
+
+    Example:
+
+    >>> kerasish.tree.map_structure(lambda x: x * 10, {"a": 1, "b": [2, 3]})
+    {'a': 10, 'b': [20, 30]}
+    """
     flats = [flatten(s) for s in structures]
     return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
 

@@ -27,6 +27,16 @@ def is_int_dtype(dtype):
 
 
 def clear_session(free_memory=True):
-    """Reset automatic layer naming (and the global name scope)."""
+    """Reset automatic layer naming (and the global name scope).
+
+    Example:
+
+    >>> kerasish.backend.clear_session()
+    >>> [kerasish.layers.Dense(1).name for _ in range(2)]
+    ['dense', 'dense_1']
+    >>> kerasish.backend.clear_session()
+    >>> kerasish.layers.Dense(1).name
+    'dense'
+    """
     from kerasish.engine import naming
     naming.reset_uids()

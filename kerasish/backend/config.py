@@ -10,17 +10,37 @@ _FLOAT_TYPES = ("float16", "bfloat16", "float32", "float64")
 
 
 def backend():
-    """Name of the array backend: always `"numpy"` in kerasish."""
+    """Name of the array backend: always `"numpy"` in kerasish.
+
+    Example:
+
+    >>> kerasish.config.backend()
+    'numpy'
+    """
     return "numpy"
 
 
 def floatx():
-    """Default float type as a string, e.g. `"float32"`."""
+    """Default float type as a string, e.g. `"float32"`.
+
+    Example:
+
+    >>> kerasish.config.floatx()
+    'float32'
+    """
     return _FLOATX
 
 
 def set_floatx(value):
-    """Set the default float type (`"float16"`, `"float32"`, `"float64"`)."""
+    """Set the default float type (`"float16"`, `"float32"`, `"float64"`).
+
+    Example:
+
+    >>> kerasish.config.set_floatx("float64")
+    >>> str(kerasish.layers.Dense(1)(np.ones((1, 2))).dtype)
+    'float64'
+    >>> kerasish.config.set_floatx("float32")
+    """
     global _FLOATX
     value = str(value)
     if value not in _FLOAT_TYPES:
@@ -31,23 +51,51 @@ def set_floatx(value):
 
 
 def epsilon():
-    """Fuzz factor used to avoid division by zero (default `1e-7`)."""
+    """Fuzz factor used to avoid division by zero (default `1e-7`).
+
+    Example:
+
+    >>> kerasish.config.epsilon()
+    1e-07
+    """
     return _EPSILON
 
 
 def set_epsilon(value):
-    """Set the fuzz factor returned by `epsilon()`."""
+    """Set the fuzz factor returned by `epsilon()`.
+
+    Example:
+
+    >>> kerasish.config.set_epsilon(1e-5)
+    >>> kerasish.config.epsilon()
+    1e-05
+    >>> kerasish.config.set_epsilon(1e-7)
+    """
     global _EPSILON
     _EPSILON = float(value)
 
 
 def image_data_format():
-    """Default image layout: `"channels_last"` or `"channels_first"`."""
+    """Default image layout: `"channels_last"` or `"channels_first"`.
+
+    Example:
+
+    >>> kerasish.config.image_data_format()
+    'channels_last'
+    """
     return _IMAGE_DATA_FORMAT
 
 
 def set_image_data_format(data_format):
-    """Set the default image layout."""
+    """Set the default image layout.
+
+    Example:
+
+    >>> kerasish.config.set_image_data_format("channels_first")
+    >>> kerasish.config.image_data_format()
+    'channels_first'
+    >>> kerasish.config.set_image_data_format("channels_last")
+    """
     global _IMAGE_DATA_FORMAT
     data_format = str(data_format).lower()
     if data_format not in ("channels_first", "channels_last"):

@@ -76,6 +76,14 @@ def set_random_seed(seed):
     """Seed Python's `random`, numpy's global RNG and kerasish's generator.
 
     After this call, model weights, shuffling and dropout are reproducible.
+
+    Example:
+
+    >>> kerasish.utils.set_random_seed(42)
+    >>> first = np.asarray(kerasish.random.uniform((3,)))
+    >>> kerasish.utils.set_random_seed(42)
+    >>> bool((np.asarray(kerasish.random.uniform((3,))) == first).all())
+    True
     """
     if not isinstance(seed, (int, np.integer)):
         raise ValueError(

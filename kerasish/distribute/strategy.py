@@ -43,7 +43,13 @@ _DEFAULT = Strategy()
 
 
 def get_strategy():
-    """The strategy whose scope is active (the local one by default)."""
+    """The strategy whose scope is active (the local one by default).
+
+    Example:
+
+    >>> type(kerasish.distribute.get_strategy()).__name__
+    'Strategy'
+    """
     stack = getattr(_local, "stack", None)
     return stack[-1] if stack else _DEFAULT
 

@@ -13,6 +13,12 @@ class DTypePolicy:
 
     Args:
         name: `"float32"`, `"float64"`, `"float16"`, `"mixed_float16"`, ...
+
+    Example:
+
+    >>> policy = kerasish.DTypePolicy("float64")
+    >>> policy.compute_dtype, policy.variable_dtype
+    ('float64', 'float64')
     """
 
     def __init__(self, name=None):
@@ -70,7 +76,13 @@ def get(identifier):
 
 
 def dtype_policy():
-    """The global policy (floatx unless set)."""
+    """The global policy (floatx unless set).
+
+    Example:
+
+    >>> kerasish.config.dtype_policy().name
+    'float32'
+    """
     return _GLOBAL_POLICY[0] or DTypePolicy(config.floatx())
 
 

@@ -33,6 +33,12 @@ class InputLayer(Layer):
             `shape` and `batch_size`).
         name: Layer (and input) name.
         optional: Whether the input may be `None`.
+
+    Example:
+
+    >>> layer = kerasish.layers.InputLayer(shape=(3,), name="features")
+    >>> layer.output.shape, layer.name
+    ((None, 3), 'features')
     """
 
     def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None,

@@ -18,6 +18,13 @@ class InputSpec:
         allow_last_axis_squeeze: Tolerate a trailing size-1 axis.
         name: Input name (for dict inputs).
         optional: Whether the input may be None.
+
+    Example:
+
+    >>> layer = kerasish.layers.Dense(2)
+    >>> layer.input_spec = kerasish.InputSpec(ndim=2)
+    >>> layer(np.ones((1, 3))).shape
+    (1, 2)
     """
 
     def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None,

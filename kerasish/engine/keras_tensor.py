@@ -12,6 +12,12 @@ class KerasTensor:
         shape: Tuple of ints or None.
         dtype: String dtype name.
         name: Name (for Input tensors, the input layer's name).
+
+    Example:
+
+    >>> x = kerasish.Input((3,), name="features")
+    >>> x.shape, x.dtype, x.name
+    ((None, 3), 'float32', 'features')
     """
 
     def __init__(self, shape, dtype="float32", sparse=False, ragged=False,

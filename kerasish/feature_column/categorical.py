@@ -190,7 +190,9 @@ def weighted_categorical_column(categorical_column, weight_feature_key,
 
     Example:
 
-    >>> from kerasish.feature_column import DenseFeatures, indicator_column
+    >>> from kerasish.feature_column import (
+    ...     DenseFeatures, categorical_column_with_vocabulary_list,
+    ...     indicator_column)
     >>> words = categorical_column_with_vocabulary_list("w", ["a", "b"])
     >>> tfidf = weighted_categorical_column(words, "w_weight")
     >>> DenseFeatures([indicator_column(tfidf)])(

@@ -16,7 +16,16 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
 
 def model_from_json(json_string, custom_objects=None):
-    """Rebuild a model (without weights) from `model.to_json()`."""
+    """Rebuild a model (without weights) from `model.to_json()`.
+
+    Example:
+
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> rebuilt = kerasish.models.model_from_json(model.to_json())
+    >>> [type(layer).__name__ for layer in rebuilt.layers]
+    ['Dense']
+    """
     import json
     from kerasish.saving.serialization_lib import deserialize_keras_object
     return deserialize_keras_object(json.loads(json_string),
@@ -24,7 +33,16 @@ def model_from_json(json_string, custom_objects=None):
 
 
 def clone_model(model, input_tensors=None, clone_function=None):
-    """A new model with the same architecture and fresh weights."""
+    """A new model with the same architecture and fresh weights.
+
+    Example:
+
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> clone = kerasish.models.clone_model(model)
+    >>> clone.output_shape, clone.layers[0] is model.layers[0]
+    ((None, 2), False)
+    """
     from kerasish.saving.serialization_lib import (deserialize_keras_object,
                                                    serialize_keras_object)
     config = serialize_keras_object(model)

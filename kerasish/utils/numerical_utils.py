@@ -22,7 +22,14 @@ def to_categorical(x, num_classes=None):
 
 
 def normalize(x, axis=-1, order=2):
-    """Scale `x` to unit `order`-norm along `axis`."""
+    """Scale `x` to unit `order`-norm along `axis`.
+
+    Example:
+
+    >>> x = np.array([[3.0, 4.0]], "float32")
+    >>> np.asarray(kerasish.utils.normalize(x))
+    array([[0.6, 0.8]], dtype=float32)
+    """
     x = np.asarray(x)
     norm = np.atleast_1d(np.linalg.norm(x, order, axis))
     norm[norm == 0] = 1

@@ -22,5 +22,13 @@ class Average(Merge):
 
 
 def average(inputs, **kwargs):
-    """Functional form of `Average`: `average([x1, x2, ...])`."""
+    """Functional form of `Average`: `average([x1, x2, ...])`.
+
+    Example:
+
+    >>> a = np.array([[1.0, 2.0]], "float32")
+    >>> b = np.array([[3.0, 1.0]], "float32")
+    >>> np.asarray(kerasish.layers.average([a, b]))
+    array([[2. , 1.5]], dtype=float32)
+    """
     return Average(**kwargs)(inputs)

@@ -130,5 +130,13 @@ class Dot(Merge):
 
 
 def dot(inputs, axes=-1, **kwargs):
-    """Functional form of `Dot`: `dot([x1, x2], axes=-1)`."""
+    """Functional form of `Dot`: `dot([x1, x2], axes=-1)`.
+
+    Example:
+
+    >>> a = np.array([[1.0, 2.0]], "float32")
+    >>> b = np.array([[3.0, 1.0]], "float32")
+    >>> np.asarray(kerasish.layers.dot([a, b], axes=1))
+    array([[5.]], dtype=float32)
+    """
     return Dot(axes=axes, **kwargs)(inputs)

@@ -20,5 +20,13 @@ class Maximum(Merge):
 
 
 def maximum(inputs, **kwargs):
-    """Functional form of `Maximum`: `maximum([x1, x2, ...])`."""
+    """Functional form of `Maximum`: `maximum([x1, x2, ...])`.
+
+    Example:
+
+    >>> a = np.array([[1.0, 2.0]], "float32")
+    >>> b = np.array([[3.0, 1.0]], "float32")
+    >>> np.asarray(kerasish.layers.maximum([a, b]))
+    array([[3., 2.]], dtype=float32)
+    """
     return Maximum(**kwargs)(inputs)

@@ -20,5 +20,13 @@ class Minimum(Merge):
 
 
 def minimum(inputs, **kwargs):
-    """Functional form of `Minimum`: `minimum([x1, x2, ...])`."""
+    """Functional form of `Minimum`: `minimum([x1, x2, ...])`.
+
+    Example:
+
+    >>> a = np.array([[1.0, 2.0]], "float32")
+    >>> b = np.array([[3.0, 1.0]], "float32")
+    >>> np.asarray(kerasish.layers.minimum([a, b]))
+    array([[1., 1.]], dtype=float32)
+    """
     return Minimum(**kwargs)(inputs)

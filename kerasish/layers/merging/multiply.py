@@ -38,5 +38,13 @@ class Multiply(Merge):
 
 
 def multiply(inputs, **kwargs):
-    """Functional form of `Multiply`: `multiply([x1, x2, ...])`."""
+    """Functional form of `Multiply`: `multiply([x1, x2, ...])`.
+
+    Example:
+
+    >>> a = np.array([[1.0, 2.0]], "float32")
+    >>> b = np.array([[3.0, 1.0]], "float32")
+    >>> np.asarray(kerasish.layers.multiply([a, b]))
+    array([[3., 2.]], dtype=float32)
+    """
     return Multiply(**kwargs)(inputs)

@@ -32,5 +32,13 @@ class Subtract(Merge):
 
 
 def subtract(inputs, **kwargs):
-    """Functional form of `Subtract`: `subtract([x1, x2])`."""
+    """Functional form of `Subtract`: `subtract([x1, x2])`.
+
+    Example:
+
+    >>> a = np.array([[1.0, 2.0]], "float32")
+    >>> b = np.array([[3.0, 1.0]], "float32")
+    >>> np.asarray(kerasish.layers.subtract([a, b]))
+    array([[-2.,  1.]], dtype=float32)
+    """
     return Subtract(**kwargs)(inputs)

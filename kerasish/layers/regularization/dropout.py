@@ -14,6 +14,15 @@ class Dropout(Layer):
         noise_shape: Optional shape of the binary mask (None dims follow
             the input), e.g. `(batch, 1, features)` to share it over time.
         seed: Optional int seed.
+
+    Example:
+
+    >>> layer = kerasish.layers.Dropout(0.5, seed=0)
+    >>> x = np.ones((2, 4), "float32")
+    >>> np.asarray(layer(x, training=False)).tolist()
+    [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]
+    >>> sorted(set(np.asarray(layer(x, training=True)).ravel().tolist()))
+    [0.0, 2.0]
     """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
