@@ -202,7 +202,9 @@ def serial_blas():
     A step's GEMM is a few MFLOP: splitting it across threads costs more
     in hand-offs than it saves, and when the machine is busy a thread
     waiting for a descheduled partner stalls every step. The big
-    whole-sequence GEMMs outside the loop keep all threads.
+    whole-sequence GEMMs outside the loop keep all threads. Callers wait
+    for their background jobs (`step_gradients`) before leaving, so the
+    thread count never changes under a running GEMM.
     """
     if _BLAS is None:
         yield

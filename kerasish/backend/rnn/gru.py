@@ -126,7 +126,7 @@ def _gru_vjp(g, out, x, h0, kernel, recurrent_kernel, bias, recurrent_bias,
         dh = _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h,
                                 c_r, update, r_gate, recurrent_kernel,
                                 reset_after, grads)
-    dx, dk, db, drec = grads.results()
+        dx, dk, db, drec = grads.results()
     drec_k = drec_b = None
     if reset_after and drec:
         drec_k, drec_b = drec[0], drec[1][0]

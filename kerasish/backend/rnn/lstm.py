@@ -146,8 +146,10 @@ def _forward_loop(spec, pre, slopes, h0, c0, recurrent_p, gates):
                 jobs.append(in_background(gates.slopes, pre[start:t + 1],
                                           slopes[start:t + 1]))
                 start = t + 1
-    for job in jobs:
-        job.result()
+        # Wait inside the single-thread section: the BLAS thread count is
+        # only changed while the worker is idle.
+        for job in jobs:
+            job.result()
     return hs, cs, tcs
 
 
@@ -165,7 +167,7 @@ def _lstm_vjp(g, out, x, h0, c0, kernel, recurrent_kernel, bias, *,
     with np.errstate(**QUIET), serial_blas():
         dh, dc = _backward_loop(spec, per_step, dh, dc, gates, slopes, cs,
                                 tcs, recurrent_p, activation, grads)
-    dx, dk, db, drec = grads.results()
+        dx, dk, db, drec = grads.results()
     back = np.argsort(_order(spec.units))
     return (dx, dh if needs[1] else None, dc if needs[2] else None,
             None if dk is None else dk[:, back],

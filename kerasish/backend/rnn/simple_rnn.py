@@ -63,6 +63,6 @@ def _simple_rnn_vjp(g, out, x, h0, kernel, recurrent_kernel, bias, *,
             d_pre[t] *= own
             dh = pass_through(spec, t, dh, d_pre[t] @ recurrent_kernel.T)
             grads.step_done(t)
-    dx, dk, db, drec = grads.results()
+        dx, dk, db, drec = grads.results()
     return (dx, dh if needs[1] else None, dk, drec[0] if drec else None,
             db)
