@@ -5,6 +5,13 @@ Dicts flatten in sorted-key order, as in Keras; `None` is a leaf.
 
 
 def is_nested(structure):
+    """Whether `structure` is a list, tuple or dict (not a leaf).
+
+    Example:
+
+    >>> kerasish.tree.is_nested([1, 2]), kerasish.tree.is_nested(3)
+    (True, False)
+    """
     return isinstance(structure, (list, tuple, dict))
 
 
@@ -62,6 +69,12 @@ def map_structure(func, *structures):
 
 
 def assert_same_structure(a, b):
+    """Raise a `ValueError` unless `a` and `b` have as many leaves.
+
+    Example:
+
+    >>> kerasish.tree.assert_same_structure([1, (2, 3)], ["a", ("b", "c")])
+    """
     if len(flatten(a)) != len(flatten(b)):
         raise ValueError(
             "The two structures don't have the same nested structure. "

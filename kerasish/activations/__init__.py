@@ -51,6 +51,17 @@ def serialize(activation):
 
 
 def deserialize(config, custom_objects=None):
+    """The activation function named or described by `config`.
+
+    Args:
+        config: A built-in's name or a serialized activation dict.
+        custom_objects: Optional dict of name -> user function.
+
+    Example:
+
+    >>> kerasish.activations.deserialize("relu") is kerasish.activations.relu
+    True
+    """
     return serialization_lib.deserialize_keras_object(
         config, custom_objects=custom_objects,
         module_objects=ALL_OBJECTS_DICT)

@@ -19,10 +19,28 @@ from kerasish.backend import random  # noqa: F401
 
 
 def is_float_dtype(dtype):
+    """Whether `dtype` (a name or numpy dtype) is a floating-point type.
+
+    Example:
+
+    >>> kerasish.backend.is_float_dtype("float16")
+    True
+    >>> kerasish.backend.is_float_dtype("int32")
+    False
+    """
     return standardize_dtype(dtype).startswith(("float", "bfloat"))
 
 
 def is_int_dtype(dtype):
+    """Whether `dtype` (a name or numpy dtype) is a signed or unsigned int.
+
+    Example:
+
+    >>> kerasish.backend.is_int_dtype("uint8")
+    True
+    >>> kerasish.backend.is_int_dtype("float32")
+    False
+    """
     return standardize_dtype(dtype).startswith(("int", "uint"))
 
 

@@ -243,18 +243,61 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
 
 
 def gamma(shape, alpha, dtype=None, seed=None):
+    """Samples of a Gamma distribution with shape parameter `alpha`.
+
+    Args:
+        shape: Output shape.
+        alpha: Shape parameter (scale 1).
+        dtype: Output dtype (default: floatx).
+        seed: Optional int or `SeedGenerator`.
+
+    Example:
+
+    >>> x = kerasish.random.gamma((1000,), alpha=2.0, seed=1)
+    >>> bool(np.asarray(x).min() > 0)
+    True
+    """
     rng = make_rng(seed)
     return Tensor(rng.gamma(alpha, size=_shape(shape))
                   .astype(dtypes.standardize_dtype(dtype)))
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
+    """Samples of Binomial(`counts`, `probabilities`) distributions.
+
+    Args:
+        shape: Output shape.
+        counts: Number of trials (broadcast against `shape`).
+        probabilities: Success probability of each trial.
+        dtype: Output dtype (default: floatx).
+        seed: Optional int or `SeedGenerator`.
+
+    Example:
+
+    >>> x = np.asarray(kerasish.random.binomial((100,), 10, 0.5, seed=1))
+    >>> bool(x.min() >= 0 and x.max() <= 10)
+    True
+    """
     rng = make_rng(seed)
     return Tensor(rng.binomial(counts, probabilities, size=_shape(shape))
                   .astype(dtypes.standardize_dtype(dtype)))
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
+    """Samples of a Beta(`alpha`, `beta`) distribution, in [0, 1].
+
+    Args:
+        shape: Output shape.
+        alpha, beta: The distribution's two shape parameters.
+        dtype: Output dtype (default: floatx).
+        seed: Optional int or `SeedGenerator`.
+
+    Example:
+
+    >>> x = np.asarray(kerasish.random.beta((100,), 2.0, 5.0, seed=1))
+    >>> bool(x.min() >= 0.0 and x.max() <= 1.0)
+    True
+    """
     rng = make_rng(seed)
     return Tensor(rng.beta(alpha, beta, size=_shape(shape))
                   .astype(dtypes.standardize_dtype(dtype)))

@@ -55,8 +55,22 @@ def get_strategy():
 
 
 def has_strategy():
+    """Whether a strategy's `scope()` is active in this thread.
+
+    Example:
+
+    >>> kerasish.distribute.has_strategy()
+    False
+    """
     return bool(getattr(_local, "stack", None))
 
 
 def current_runtime():
+    """The runtime that runs training steps: the active strategy's.
+
+    Example:
+
+    >>> type(kerasish.distribute.current_runtime()).__name__
+    'LocalRuntime'
+    """
     return get_strategy().runtime

@@ -87,4 +87,17 @@ def dtype_policy():
 
 
 def set_dtype_policy(policy):
+    """Set the global dtype policy used by layers created afterwards.
+
+    Args:
+        policy: A `DTypePolicy`, a policy name such as `"float64"` or
+            `"mixed_float16"`, or `None` for the default (floatx).
+
+    Example:
+
+    >>> kerasish.config.set_dtype_policy("float64")
+    >>> kerasish.layers.Dense(1).dtype_policy.name
+    'float64'
+    >>> kerasish.config.set_dtype_policy(None)
+    """
     _GLOBAL_POLICY[0] = get(policy) if policy is not None else None

@@ -178,10 +178,39 @@ _builtin("keras.layers")(Layer)
 
 
 def serialize(layer):
+    """A layer's serialized form (`module`, `class_name`, `config`, ...).
+
+    Args:
+        layer: The layer.
+
+    Returns:
+        A JSON-friendly dict, as Keras 3 writes it.
+
+    Example:
+
+    >>> config = kerasish.layers.serialize(kerasish.layers.Dense(3))
+    >>> config["class_name"], config["config"]["units"]
+    ('Dense', 3)
+    """
     from kerasish.saving.serialization_lib import serialize_keras_object
     return serialize_keras_object(layer)
 
 
 def deserialize(config, custom_objects=None):
+    """Rebuild a layer from `serialize`'s output (or Keras's).
+
+    Args:
+        config: The serialized dict.
+        custom_objects: Optional dict of name -> user class or function.
+
+    Returns:
+        The layer.
+
+    Example:
+
+    >>> config = kerasish.layers.serialize(kerasish.layers.Dense(3))
+    >>> kerasish.layers.deserialize(config).units
+    3
+    """
     from kerasish.saving.serialization_lib import deserialize_keras_object
     return deserialize_keras_object(config, custom_objects=custom_objects)

@@ -154,6 +154,23 @@ def apply_mask(sample_weight, mask, dtype, reduction):
 
 def reduce_weighted_values(values, sample_weight=None, mask=None,
                            reduction="sum_over_batch_size", dtype=None):
+    """Weight, mask and reduce per-sample loss values as a `Loss` does.
+
+    Args:
+        values: Per-sample (or per-element) loss values.
+        sample_weight: Optional weights broadcastable to `values`.
+        mask: Optional boolean mask; masked entries count as weight 0.
+        reduction: `"sum_over_batch_size"` (default), `"sum"`, `"mean"`,
+            `"mean_with_sample_weight"`, `"none"` or `None`.
+        dtype: Optional dtype of the computation.
+
+    Example:
+
+    >>> values = np.array([1.0, 2.0, 3.0], "float32")
+    >>> weights = np.array([1.0, 0.0, 1.0], "float32")
+    >>> float(kerasish.losses.reduce_weighted_values(values, weights))
+    1.3333333730697632
+    """
     reduction = standardize_reduction(reduction)
     values = ops.convert_to_tensor(values, dtype=dtype)
     if sample_weight is None and mask is None:

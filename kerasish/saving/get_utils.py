@@ -41,4 +41,40 @@ def make_get(module, kind, base_class=None, instantiate_classes=True):
         raise ValueError(
             f"Could not interpret {kind} identifier: {identifier}")
 
+    _document(get, serialize, deserialize, module, kind)
     return get, serialize, deserialize
+
+
+# A built-in of each family for the examples of its get/serialize/
+# deserialize docstrings (tests/test_doctests.py runs them).
+_EXAMPLES = {"keras.initializers": "zeros", "keras.regularizers": "l2",
+             "keras.constraints": "non_neg",
+             "keras.losses": "mean_squared_error"}
+
+
+def _document(get, serialize, deserialize, module, kind):
+    family = module.split(".")[-1]
+    name = _EXAMPLES.get(module, "")
+    example = (f"""
+
+    Example:
+
+    >>> obj = kerasish.{family}.get("{name}")
+    >>> config = kerasish.{family}.serialize(obj)
+    >>> type(kerasish.{family}.deserialize(config)) is type(obj)
+    True
+    """ if name else "\n    ")
+    get.__doc__ = f"""Resolve a {kind} identifier to a {kind}.
+
+    Args:
+        identifier: `None` (returned as is), a built-in or registered
+            name, a serialized dict, a class (instantiated) or a callable.{example}"""
+    serialize.__doc__ = f"""The serialized (JSON-friendly) form of a {kind}.
+
+    Args:
+        obj: The {kind}.{example}"""
+    deserialize.__doc__ = f"""Rebuild a {kind} from `serialize`'s output.
+
+    Args:
+        config: A serialized dict (or a name).
+        custom_objects: Optional dict of name -> user class or function.{example}"""

@@ -27,6 +27,24 @@ def unpack_x_y_sample_weight(data):
 
 
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """Pack `x`, `y` and `sample_weight` into a batch tuple, as Keras does.
+
+    Args:
+        x: Inputs.
+        y: Optional targets.
+        sample_weight: Optional sample weights.
+
+    Returns:
+        `x` alone (wrapped in a 1-tuple if it is a list or tuple),
+        `(x, y)` or `(x, y, sample_weight)`.
+
+    Example:
+
+    >>> kerasish.utils.pack_x_y_sample_weight("x", "y")
+    ('x', 'y')
+    >>> kerasish.utils.unpack_x_y_sample_weight(("x",))
+    ('x', None, None)
+    """
     if y is None:
         return (x,) if isinstance(x, (tuple, list)) else x
     if sample_weight is None:
