@@ -23,7 +23,23 @@ def _greater(a, b):
 
 
 class MonitorCallback(Callback):
-    """Base class for callbacks that watch a logged value."""
+    """Base class for callbacks that watch a logged value.
+
+    Example:
+
+    >>> class BestLoss(kerasish.callbacks.MonitorCallback):
+    ...     def on_train_begin(self, logs=None):
+    ...         self._set_monitor_op()      # "auto": a loss is minimised
+    ...     def on_epoch_end(self, epoch, logs=None):
+    ...         if self._is_improvement(logs[self.monitor], self.best):
+    ...             self.best = logs[self.monitor]
+    >>> callback = BestLoss(monitor="val_loss", min_delta=0.01)
+    >>> callback.on_train_begin()
+    >>> for loss in [0.9, 0.5, 0.495, 0.7]:
+    ...     callback.on_epoch_end(0, {"val_loss": loss})
+    >>> callback.best
+    0.5
+    """
 
     def __init__(self, monitor="val_loss", mode="auto", baseline=None,
                  min_delta=0):

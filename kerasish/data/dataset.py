@@ -47,6 +47,13 @@ class Dataset:
 
     Build one with `from_tensor_slices`, `from_tensors`, `from_generator`,
     `range` or `zip`, then chain transformations.
+
+    Example:
+
+    >>> x = np.arange(6, dtype="float32").reshape(6, 1)
+    >>> ds = kerasish.data.Dataset.from_tensor_slices((x, x * 2)).batch(4)
+    >>> [tuple(batch[0].shape) for batch in ds]
+    [(4, 1), (2, 1)]
     """
 
     def __init__(self, make_iterator, cardinality=UNKNOWN):

@@ -31,7 +31,13 @@ class Runtime:
 
 
 class LocalRuntime(Runtime):
-    """Run every step in this process on the numpy backend."""
+    """Run every step in this process on the numpy backend.
+
+    Example:
+
+    >>> type(kerasish.distribute.get_strategy().runtime).__name__
+    'LocalRuntime'
+    """
 
     def train_step(self, model, batch):
         return model.train_step(batch)

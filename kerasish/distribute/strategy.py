@@ -17,7 +17,16 @@ _local = threading.local()
 
 
 class Strategy:
-    """A way of running steps, exposed as `runtime`."""
+    """A way of running steps, exposed as `runtime`.
+
+    Example:
+
+    >>> strategy = kerasish.distribute.Strategy()
+    >>> with strategy.scope():
+    ...     inside = kerasish.distribute.get_strategy() is strategy
+    >>> inside, type(strategy.runtime).__name__
+    (True, 'LocalRuntime')
+    """
 
     def __init__(self, runtime=None):
         self.runtime = runtime or LocalRuntime()

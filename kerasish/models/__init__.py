@@ -9,7 +9,18 @@ _builtin("keras.src.models.model")(Model)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Load a model saved with `model.save()` (`.keras` or `.h5`)."""
+    """Load a model saved with `model.save()` (`.keras` or `.h5`).
+
+    Example:
+
+    >>> import os, tempfile
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    >>> model.save(path)
+    >>> kerasish.models.load_model(path).output_shape
+    (None, 2)
+    """
     from kerasish.saving import saving_api
     return saving_api.load_model(filepath, custom_objects=custom_objects,
                                  compile=compile, safe_mode=safe_mode)
