@@ -52,11 +52,12 @@ def _label_ids(labels, n_classes, vocabulary):
     return ids
 
 
-def _class_names(ids, vocabulary):
-    names = np.array([v.encode() for v in vocabulary], dtype=object) \
-        if vocabulary is not None else None
-    if names is None:
-        return np.vectorize(lambda i: str(i).encode(), otypes=[object])(ids)
+def _class_names(ids, vocabulary, n_classes):
+    """Class names as bytes (TF's `classes`): the vocabulary's, or the
+    ids as strings."""
+    labels = vocabulary or [str(i) for i in range(n_classes)]
+    names = np.empty(len(labels), dtype=object)
+    names[:] = [label.encode() for label in labels]
     return names[ids]
 
 
@@ -76,9 +77,11 @@ class _ClassificationHead(Head):
         all_ids = np.tile(np.arange(self._n_classes, dtype=np.int64),
                           (batch, 1))
         return {"class_ids": class_ids,
-                "classes": _class_names(class_ids, self._label_vocabulary),
+                "classes": _class_names(class_ids, self._label_vocabulary,
+                                        self._n_classes),
                 "all_class_ids": all_ids,
-                "all_classes": _class_names(all_ids, self._label_vocabulary)}
+                "all_classes": _class_names(all_ids, self._label_vocabulary,
+                                            self._n_classes)}
 
     def _accuracy_and_loss(self, labels, predictions, unreduced, weights):
         from kerasish.metrics import Accuracy
@@ -128,7 +131,8 @@ class BinaryClassHead(_ClassificationHead):
 
     def predictions(self, logits):
         values = as_array(logits)
-        logistic = 1.0 / (1.0 + np.exp(-values))
+        # sigmoid(x) = exp(-log(1 + exp(-x))): no overflow for any logit.
+        logistic = np.exp(-np.logaddexp(0.0, -values))
         class_ids = (values > 0).astype(np.int64)
         out = {"logits": logits, "logistic": logistic,
                "probabilities": np.concatenate([1 - logistic, logistic],

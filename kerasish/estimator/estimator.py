@@ -123,7 +123,7 @@ class Estimator:
         return public_model_fn
 
     # -- model_fn --------------------------------------------------------------
-    def _call_model_fn(self, features, labels, mode, config):
+    def _call_model_fn(self, features, labels, mode, config, params=None):
         args = inputs.fn_args(self._model_fn)
         kwargs = {}
         if "labels" in args:
@@ -131,7 +131,8 @@ class Estimator:
         elif labels is not None:
             raise ValueError("model_fn does not take labels, but input_fn "
                              "returns labels.")
-        for name, value in [("mode", mode), ("params", self.params),
+        params = self.params if params is None else params
+        for name, value in [("mode", mode), ("params", params),
                             ("config", config)]:
             if name in args:
                 kwargs[name] = value

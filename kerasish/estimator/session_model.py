@@ -60,6 +60,10 @@ class SessionModel(Model):
         object.__setattr__(self, "_eval_loss", Mean(name="loss"))
         object.__setattr__(self, "eval_metrics", {})
         object.__setattr__(self, "predictions", None)
+        # One copy per Estimator call (TF built its graph once per call),
+        # not one per batch.
+        object.__setattr__(self, "_config", estimator.config)
+        object.__setattr__(self, "_params", estimator.params)
         self.built = True
         strategy = estimator.config.train_distribute
         if strategy is not None and mode == ModeKeys.TRAIN:
@@ -95,7 +99,7 @@ class SessionModel(Model):
         with self.store.scope():
             try:
                 return self._estimator._call_model_fn(
-                    features, labels, self.mode, self._estimator.config)
+                    features, labels, self.mode, self._config, self._params)
             except ValueError as error:
                 if "Unknown variable" not in str(error):
                     raise
