@@ -27,6 +27,7 @@ class MonitorCallback(Callback):
 
     Example:
 
+    >>> import kerasish
     >>> class BestLoss(kerasish.callbacks.MonitorCallback):
     ...     def on_train_begin(self, logs=None):
     ...         self._set_monitor_op()      # "auto": a loss is minimised
