@@ -51,15 +51,19 @@ def _ungroup_kernel(wg, kernel_shape):
     return grouped.transpose(1, 2, 0, 3).reshape(kernel_shape)
 
 
-def im2col(x, kernel_size, strides, pads, dilation, groups=1):
-    """Every window of `x` as a `(groups, N*O, K*Cg)` matrix, and `O`."""
+def im2col(x, kernel_size, strides, pads, dilation, groups=1, ones=False):
+    """Every window of `x` as a `(groups, N*O, K*Cg)` matrix, and `O`.
+
+    `ones` (one group only) appends a column of ones for a bias row.
+    """
     xp = W.pad_spatial(x, pads)
     out = W.output_sizes(x.shape[1:-1], pads,
                          W.dilated(kernel_size, dilation), strides)
     rows = x.shape[0] * math.prod(out)
     if groups == 1:
-        cols = W.gather_windows(xp, kernel_size, strides, dilation, out)
-        return cols.reshape(1, rows, -1), out
+        cols = W.gather_windows(xp, kernel_size, strides, dilation, out,
+                                ones)
+        return cols[None], out
     view = W.window_view(xp, kernel_size, strides, dilation, out)
     split = view.reshape(view.shape[:-1] + (groups, -1))
     return np.moveaxis(split, -2, 0).reshape(groups, rows, -1), out
@@ -96,24 +100,39 @@ def fold_windows(rows, wg, shape, kernel_size, strides, dilation):
     return W.col2im(dwin, shape, strides, dilation)
 
 
-def _forward(x, kernel, strides, pads, dilation, groups):
-    cols, out = im2col(x, kernel.shape[:-2], strides, pads, dilation, groups)
-    y = _gemm(cols, _group_kernel(kernel, groups))
-    return _unrows(y, (x.shape[0],) + out), cols
+def _forward(x, kernel, strides, pads, dilation, groups, bias=None):
+    """The convolution, plus `bias` through a ones column of `cols` when
+    there is one group (no separate pass over the output)."""
+    folded = bias is not None and groups == 1
+    cols, out = im2col(x, kernel.shape[:-2], strides, pads, dilation, groups,
+                       ones=folded)
+    wg = _group_kernel(kernel, groups)
+    if folded:
+        wg = np.concatenate([wg, bias.reshape(1, 1, -1).astype(wg.dtype)],
+                            axis=1)
+    y = _unrows(_gemm(cols, wg), (x.shape[0],) + out)
+    if bias is not None and not folded:
+        y += bias
+    return y, cols
 
 
 def _grads(g, x, kernel, cols, strides, pads, dilation, groups, needs):
+    """`(dx, dkernel, dbias)`; `dbias` comes from the ones column of `cols`
+    when the forward folded the bias in, else it is None."""
     rows = _rows(g, groups)
-    dx = dk = None
-    if needs[1]:
-        dk = _ungroup_kernel(_gemm(cols.transpose(0, 2, 1), rows),
-                             kernel.shape)
+    dx = dk = db = None
+    folded = cols.shape[2] > math.prod(kernel.shape[:-1])
+    if needs[1] or folded:
+        dw = _gemm(cols.transpose(0, 2, 1), rows)
+        if folded:
+            dw, db = dw[:, :-1], dw[0, -1]
+        dk = _ungroup_kernel(dw, kernel.shape) if needs[1] else None
     if needs[0]:
         dxp = fold_windows(rows, _group_kernel(kernel, groups),
                            W.padded_shape(x.shape, pads),
                            kernel.shape[:-2], strides, dilation)
         dx = W.crop_spatial(dxp, pads)
-    return dx, dk
+    return dx, dk, db
 
 
 @primitive(saves=True)
@@ -129,15 +148,14 @@ def conv(x, kernel, *, strides, pads, dilation, groups=1):
 def _conv_vjp(g, out, x, kernel, *, strides, pads, dilation, groups=1,
               needs, saved):
     return _grads(g, x, kernel, saved, strides, pads, dilation, groups,
-                  needs)
+                  needs)[:2]
 
 
 @primitive(saves=True)
 def conv_bias(x, kernel, bias, *, strides, pads, dilation, groups=1,
               relu=False):
     """`conv(x, kernel) + bias`, then `relu` if asked: a whole Conv layer."""
-    out, cols = _forward(x, kernel, strides, pads, dilation, groups)
-    out += bias
+    out, cols = _forward(x, kernel, strides, pads, dilation, groups, bias)
     if relu:
         np.maximum(out, 0, out=out)
     return out, cols
@@ -148,9 +166,12 @@ def _conv_bias_vjp(g, out, x, kernel, bias, *, strides, pads, dilation,
                    groups=1, relu=False, needs, saved):
     if relu:
         g = g * (out > 0)
-    dx, dk = _grads(g, x, kernel, saved, strides, pads, dilation, groups,
-                    needs)
-    db = _column_sums(g) if needs[2] else None
+    dx, dk, db = _grads(g, x, kernel, saved, strides, pads, dilation, groups,
+                        needs)
+    if not needs[2]:
+        db = None
+    elif db is None:
+        db = _column_sums(g)
     return dx, dk, db
 
 

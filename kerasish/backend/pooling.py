@@ -31,12 +31,17 @@ def max_pool(x, *, pool_size, strides, pads):
     """Max over each `pool_size` window of channels-last `x`."""
     xp = W.pad_spatial(x, pads, -np.inf)
     offsets, _ = _geometry(x, pool_size, strides, pads)
-    out = None
-    for _, where in offsets:
-        if out is None:
-            out = xp[where].copy()
-        else:
-            np.maximum(out, xp[where], out=out)
+    return _reduce_offsets(np.maximum, xp, offsets)
+
+
+def _reduce_offsets(ufunc, xp, offsets):
+    """`ufunc` folded over the offset slices, into one fresh array."""
+    slices = [xp[where] for _, where in offsets]
+    if len(slices) == 1:
+        return slices[0].copy()
+    out = ufunc(slices[0], slices[1])
+    for part in slices[2:]:
+        ufunc(out, part, out=out)
     return out
 
 
@@ -103,13 +108,7 @@ def _window_counts(x, pool_size, strides, pads):
 
 def _window_sum(xp, pool_size, strides, pads, x):
     offsets, _ = _geometry(x, pool_size, strides, pads)
-    total = None
-    for _, where in offsets:
-        if total is None:
-            total = xp[where].copy()
-        else:
-            total += xp[where]
-    return total
+    return _reduce_offsets(np.add, xp, offsets)
 
 
 @primitive

@@ -10,6 +10,8 @@ offset the windows touch distinct input positions.
 Arrays are `(batch, *spatial, channels)`; `pads` is one `(lo, hi)` pair per
 spatial axis.
 """
+import math
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -78,21 +80,29 @@ def window_view(xp, kernel, strides, dilation, out):
     return as_strided(xp, shape, steps, writeable=False)
 
 
-def gather_windows(xp, kernel, strides, dilation, out):
-    """Contiguous copy of `window_view` (the im2col matrix, unflattened).
+def gather_windows(xp, kernel, strides, dilation, out, ones=False):
+    """The im2col matrix: every window of `xp` as one contiguous row.
 
-    With few channels numpy's generic strided copy moves one element at a
-    time, so the copy goes offset by offset instead (rows of `out[-1]`
-    contiguous values); with many channels the one-call copy is faster.
+    Returns `(batch * prod(out), prod(kernel) * C)`, plus a last column of
+    ones when `ones` (so that one GEMM also adds a bias row). With few
+    channels numpy's generic strided copy moves one element at a time, so
+    the copy goes offset by offset instead; with many it is one call.
     """
+    rows = xp.shape[0] * math.prod(out)
+    width = math.prod(kernel) * xp.shape[-1]
+    view = window_view(xp, kernel, strides, dilation, out)
+    if not ones and xp.shape[-1] >= 16:
+        return np.ascontiguousarray(view).reshape(rows, width)
+    cols = np.empty((rows, width + ones), dtype=xp.dtype)
+    windows = cols[:, :width].reshape(view.shape)
     if xp.shape[-1] >= 16:
-        return np.ascontiguousarray(
-            window_view(xp, kernel, strides, dilation, out))
-    cols = np.empty((xp.shape[0],) + tuple(out) + tuple(kernel) +
-                    (xp.shape[-1],), dtype=xp.dtype)
-    lead = (slice(None),) * (1 + len(out))
-    for offset, where in offset_slices(kernel, strides, dilation, out):
-        cols[lead + offset] = xp[where]
+        np.copyto(windows, view)
+    else:
+        lead = (slice(None),) * (1 + len(out))
+        for offset, where in offset_slices(kernel, strides, dilation, out):
+            windows[lead + offset] = xp[where]
+    if ones:
+        cols[:, width] = 1
     return cols
 
 
