@@ -85,19 +85,36 @@ def _unrows(y, lead_shape):
 
 
 def fold_windows(rows, wg, shape, kernel_size, strides, dilation):
-    """`rows @ wg^T` summed back into a zero array of `shape` (col2im)."""
-    dcols = _gemm(rows, wg.transpose(0, 2, 1))
-    groups = dcols.shape[0]
+    """`rows @ wg^T` summed back into a zero array of `shape` (col2im).
+
+    With one group this runs offset by offset: a small GEMM per kernel
+    offset added straight into its strided slice, which keeps the
+    products in cache instead of materialising all `N*O x K*C` of them.
+    """
     rank = len(kernel_size)
     out = W.output_sizes(shape[1:-1], ((0, 0),) * rank,
                          W.dilated(kernel_size, dilation), strides)
+    if rows.shape[0] == 1:
+        return _fold_by_offset(rows[0], wg[0], shape, kernel_size, strides,
+                               dilation, out)
+    dcols = _gemm(rows, wg.transpose(0, 2, 1))
+    groups = dcols.shape[0]
     win_shape = (shape[0],) + out + tuple(kernel_size) + (-1,)
-    if groups == 1:
-        dwin = dcols[0].reshape(win_shape)
-    else:
-        dwin = np.moveaxis(dcols.reshape((groups,) + win_shape), 0, -2)
-        dwin = dwin.reshape(win_shape[:-1] + (shape[-1],))
+    dwin = np.moveaxis(dcols.reshape((groups,) + win_shape), 0, -2)
+    dwin = dwin.reshape(win_shape[:-1] + (shape[-1],))
     return W.col2im(dwin, shape, strides, dilation)
+
+
+def _fold_by_offset(rows, w, shape, kernel_size, strides, dilation, out):
+    per_offset = w.reshape(math.prod(kernel_size), shape[-1], -1)
+    dx = np.zeros(shape, dtype=np.result_type(rows, w))
+    part = np.empty((rows.shape[0], shape[-1]), dtype=dx.dtype)
+    part_shape = (shape[0],) + tuple(out) + (shape[-1],)
+    offsets = W.offset_slices(kernel_size, strides, dilation, out)
+    for k, (_, where) in enumerate(offsets):
+        np.matmul(rows, per_offset[k].T, out=part)
+        dx[where] += part.reshape(part_shape)
+    return dx
 
 
 def _forward(x, kernel, strides, pads, dilation, groups, bias=None):
