@@ -100,6 +100,8 @@ class DenseFeatures(ColumnsLayer):
             embedding).
         trainable: Whether the embedding weights are trained.
         name: Layer name.
+        partitioner: Accepted for tf.keras compatibility (variables are
+            never partitioned here).
 
     Call arguments:
         features: Dict of feature arrays.
@@ -115,7 +117,8 @@ class DenseFeatures(ColumnsLayer):
     array([[1., 2., 3.]], dtype=float32)
     """
 
-    def __init__(self, feature_columns, trainable=True, name=None, **kwargs):
+    def __init__(self, feature_columns, trainable=True, name=None,
+                 partitioner=None, **kwargs):
         super().__init__(feature_columns, DenseColumn, "DenseColumn",
                          trainable=trainable, name=name, **kwargs)
 
