@@ -7,54 +7,17 @@ groups of `conv` is `input_channels // kernel.shape[-2]`, and
 `padding`/`output_padding` ask. Channels-first inputs are transposed to
 channels-last around the channels-last primitives.
 """
-import numpy as np
-
 from kerasish.backend import config
 from kerasish.backend import conv as C
 from kerasish.backend import nn as N
 from kerasish.backend import pooling as P
 from kerasish.backend import shape as S
 from kerasish.backend import windows as W
+from kerasish.ops.conv_geometry import (  # noqa: F401  (re-exported)
+    check_output, conv_geometry, conv_transpose_geometry, spatial_tuple,
+    standardize_padding, transpose_padding)
 from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops.symbolic import keras_op
-
-
-# -- argument handling --------------------------------------------------------
-def spatial_tuple(value, rank, name, allow_zero=False):
-    """`value` (int or sequence) as a tuple of `rank` ints, validated."""
-    message = (f"The `{name}` argument must be a tuple of {rank} integers. "
-               f"Received {name}={value}")
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        values = (int(value),) * rank
-    else:
-        try:
-            values = tuple(value)
-        except TypeError:
-            raise ValueError(message) from None
-        if len(values) != rank or not all(
-                isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                for v in values):
-            raise ValueError(message)
-        values = tuple(int(v) for v in values)
-    low = 0 if allow_zero else 1
-    bad = {v for v in values if v < low}
-    if bad:
-        rule = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{message}, including values {bad} that do not "
-                         f"satisfy `value {rule}`")
-    return values
-
-
-def standardize_padding(padding, allow_causal=False):
-    """Lower-case `padding`, checked against the allowed values."""
-    allowed = ("valid", "same", "causal") if allow_causal else \
-        ("valid", "same")
-    value = padding.lower() if isinstance(padding, str) else padding
-    if value not in allowed:
-        raise ValueError(
-            f"The `padding` argument must be one of {allowed}. "
-            f"Received: padding={padding!r}")
-    return value
 
 
 def _spatial_rank(inputs, what):
@@ -89,57 +52,6 @@ def _float_pair(inputs, kernel):
     if inputs.dtype != kernel.dtype:
         inputs = cast(inputs, kernel.dtype)
     return inputs, kernel
-
-
-def _check_output(sizes, pads, windows, strides, input_shape, detail):
-    out = W.output_sizes(sizes, pads, windows, strides)
-    if any(o <= 0 for o in out):
-        raise ValueError(
-            "Computed output size would be zero or negative. Received "
-            f"inputs shape={tuple(input_shape)}, {detail}, "
-            f"strides={strides}")
-    return out
-
-
-def conv_geometry(input_shape, kernel_shape, strides, padding,
-                  dilation_rate, data_format):
-    """Validated `(strides, pads, dilation, groups)` for channels-last."""
-    rank = len(input_shape) - 2
-    strides = spatial_tuple(strides, rank, "strides")
-    dilation = spatial_tuple(dilation_rate, rank, "dilation_rate")
-    padding = standardize_padding(padding)
-    if len(kernel_shape) != rank + 2:
-        raise ValueError(
-            "Kernel shape must have the same length as input, but received "
-            f"kernel of shape {tuple(kernel_shape)} and input of shape "
-            f"{tuple(input_shape)}.")
-    last = data_format == "channels_last"
-    channels = input_shape[-1] if last else input_shape[1]
-    sizes = tuple(input_shape[1:-1] if last else input_shape[2:])
-    groups = _groups(channels, kernel_shape)
-    windows = W.dilated(kernel_shape[:-2], dilation)
-    pads = W.spatial_padding(sizes, windows, strides, padding)
-    _check_output(sizes, pads, windows, strides, input_shape,
-                  f"kernel shape={tuple(kernel_shape)}, "
-                  f"dilation_rate={dilation}, padding={padding!r}")
-    return strides, pads, dilation, groups
-
-
-def _groups(channels, kernel_shape):
-    in_k, filters = kernel_shape[-2], kernel_shape[-1]
-    if in_k <= 0 or channels % in_k:
-        raise ValueError(
-            "The number of input channels must be evenly divisible by "
-            f"kernel's in_channels. Received input channels {channels} and "
-            f"kernel in_channels {in_k}.")
-    groups = channels // in_k
-    if filters % groups:
-        raise ValueError(
-            f"The kernel's output channels ({filters}) must be divisible by "
-            f"the number of feature groups ({groups} = {channels} input "
-            f"channels / {in_k} kernel in_channels). Received kernel of "
-            f"shape {tuple(kernel_shape)}")
-    return groups
 
 
 # -- convolutions -------------------------------------------------------------
@@ -259,57 +171,6 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1,
     return conv(mid, pointwise_kernel, 1, "valid", data_format, 1)
 
 
-def transpose_padding(kernel_size, stride, dilation, padding,
-                      output_padding):
-    """Keras's `(lo, hi)` padding of a dilated-input transposed conv."""
-    k = (kernel_size - 1) * dilation + 1
-    if padding == "valid":
-        extra = max(k, stride) - k if output_padding is None else \
-            output_padding
-        return k - 1, k - 1 + extra
-    if output_padding is None:
-        total = stride + k - 2
-    else:
-        total = k + k % 2 - 2 + output_padding
-    lo = min(total // 2 + total % 2, k - 1)
-    return lo, total - lo
-
-
-def conv_transpose_geometry(input_shape, kernel_shape, strides, padding,
-                            output_padding, dilation_rate, data_format):
-    """Validated `(strides, starts, sizes, dilation)` of `conv_transpose`."""
-    rank = len(input_shape) - 2
-    strides = spatial_tuple(strides, rank, "strides")
-    dilation = spatial_tuple(dilation_rate, rank, "dilation_rate")
-    padding = standardize_padding(padding)
-    if output_padding is not None:
-        output_padding = spatial_tuple(output_padding, rank,
-                                       "output_padding", allow_zero=True)
-    last = data_format == "channels_last"
-    channels = input_shape[-1] if last else input_shape[1]
-    if len(kernel_shape) != rank + 2 or kernel_shape[-1] != channels:
-        raise ValueError(
-            "The kernel of a transposed convolution must have shape "
-            "(*kernel_spatial, filters, in_channels) with in_channels equal "
-            f"to the input's channels. Received kernel of shape "
-            f"{tuple(kernel_shape)} and input of shape {tuple(input_shape)}")
-    sizes = tuple(input_shape[1:-1] if last else input_shape[2:])
-    starts, outs = [], []
-    for i in range(rank):
-        op = None if output_padding is None else output_padding[i]
-        lo, hi = transpose_padding(kernel_shape[i], strides[i], dilation[i],
-                                   padding, op)
-        k = (kernel_shape[i] - 1) * dilation[i] + 1
-        starts.append(k - 1 - lo)
-        outs.append((sizes[i] - 1) * strides[i] + lo + hi - k + 2)
-    if any(o <= 0 for o in outs):
-        raise ValueError(
-            "Computed output size would be zero or negative. Received "
-            f"inputs shape={tuple(input_shape)}, kernel shape="
-            f"{tuple(kernel_shape)}, output_padding={output_padding}")
-    return strides, tuple(starts), tuple(outs), dilation
-
-
 @keras_op
 def conv_transpose(inputs, kernel, strides=1, padding="valid",
                    output_padding=None, data_format=None, dilation_rate=1):
@@ -359,7 +220,7 @@ def _pool(prim, what, inputs, pool_size, strides, padding, data_format):
     shape = tuple(inputs.shape)
     sizes = shape[1:-1] if data_format == "channels_last" else shape[2:]
     pads = W.spatial_padding(sizes, pool_size, strides, padding)
-    _check_output(sizes, pads, pool_size, strides, shape,
+    check_output(sizes, pads, pool_size, strides, shape,
                   f"pool_size={pool_size}, padding={padding!r}")
     y = prim(_to_last(inputs, data_format), pool_size=pool_size,
              strides=strides, pads=pads)
