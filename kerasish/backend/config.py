@@ -37,7 +37,7 @@ def set_floatx(value):
     Example:
 
     >>> kerasish.config.set_floatx("float64")
-    >>> str(kerasish.layers.Dense(1)(np.ones((1, 2))).dtype)
+    >>> kerasish.config.floatx()
     'float64'
     >>> kerasish.config.set_floatx("float32")
     """
