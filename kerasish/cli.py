@@ -2,7 +2,7 @@
 
     kerasish summary model.keras          # the layer table of model.summary()
     kerasish convert model.keras model.h5 # between .keras and legacy .h5
-    kerasish diff a.keras b.keras         # which weights differ, and by how much
+    kerasish diff a.keras b.keras         # which weights differ, and by how far
     kerasish plot model.keras -o net.png  # plot_model to a PNG
 
 `python -m kerasish ...` does the same. A user error (a missing file, a file

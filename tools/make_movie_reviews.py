@@ -45,7 +45,8 @@ def read_snippets(sdist):
 
 
 def select(rows):
-    """Balanced, seeded draw of polar sentences; (split, label, rating, text)."""
+    """Seeded, balanced draw of polar sentences: (split, label, rating,
+    text) rows."""
     rng = np.random.default_rng(SEED)
     out = []
     for label, keep in ((0, lambda r: r <= -0.5), (1, lambda r: r >= 0.5)):

@@ -97,4 +97,5 @@ def test_extract_is_the_one_the_tool_builds():
     assert digest == EXPECTED_SHA256
 
 
-EXPECTED_SHA256 = "ccd58f909424147f0371b0afa20d6714f1171b73b9170b427f25c8b4d53c5dc6"
+EXPECTED_SHA256 = (
+    "ccd58f909424147f0371b0afa20d6714f1171b73b9170b427f25c8b4d53c5dc6")

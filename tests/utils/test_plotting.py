@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import kerasish as keras
-from kerasish.utils import plotting
 
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 HAS_DOT = shutil.which("dot") is not None
