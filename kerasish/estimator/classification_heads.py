@@ -129,6 +129,18 @@ class BinaryClassHead(_ClassificationHead):
                 raise ValueError(f"thresholds not in (0, 1): {t}.")
         self._thresholds = thresholds
 
+    def processed_labels(self, labels):
+        array = labels_2d(labels, 1, "classification")
+        if self._label_vocabulary is None and array.dtype.kind == "f":
+            # As TF: without a vocabulary, binary labels may be any float
+            # in [0, 1] (soft targets of the logistic loss).
+            if array.size and (array.min() < 0 or array.max() > 1):
+                raise ValueError("Labels must be in [0, 1] for a binary "
+                                 f"head. Received values in [{array.min()}, "
+                                 f"{array.max()}].")
+            return array.astype(np.float32)
+        return super().processed_labels(labels)
+
     def predictions(self, logits):
         values = as_array(logits)
         # sigmoid(x) = exp(-log(1 + exp(-x))): no overflow for any logit.

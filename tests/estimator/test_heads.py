@@ -113,8 +113,10 @@ def test_regression_head():
     (estimator.BinaryClassHead(), None, "You must provide a labels"),
     (estimator.BinaryClassHead(), np.ones((3, 2)),
      "Mismatched label shape"),
-    (estimator.BinaryClassHead(), np.array([0.5, 1.0, 0.0]),
+    (estimator.MultiClassHead(3), np.array([0.5, 1.0, 0.0]),
      "should be integer"),
+    (estimator.BinaryClassHead(), np.array([0.5, 1.5, 0.0]),
+     r"must be in \[0, 1\]"),
 ])
 def test_label_errors(head, labels, message):
     with pytest.raises(ValueError, match=message):
@@ -134,3 +136,12 @@ def test_head_argument_errors():
         estimator.RegressionHead(weight_column="w").create_estimator_spec(
             {"w": np.ones((2, 2))}, "eval", np.ones((2, 1), "float32"),
             labels=np.ones(2))
+
+
+def test_binary_head_accepts_soft_float_labels():
+    soft = np.array([0.9, 0.1, 0.5])
+    spec = estimator.BinaryClassHead().create_estimator_spec(
+        {}, "eval", LOGITS, labels=soft)
+    np.testing.assert_allclose(float(spec.loss),
+                               sigmoid_ce(LOGITS[:, 0], soft).mean(),
+                               rtol=1e-6)
