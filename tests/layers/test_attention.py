@@ -324,3 +324,16 @@ def test_einsum_dense_config_and_shapes():
 def test_einsum_dense_bad_equations(kwargs, shape, match):
     with pytest.raises(ValueError, match=match):
         layers.EinsumDense(**kwargs).build(shape)
+
+
+def test_attention_dropout_only_in_training(rng):
+    layer = layers.Attention(dropout=0.5, seed=2)
+    q = rng.standard_normal((2, 3, 4)).astype("float32")
+    v = rng.standard_normal((2, 6, 4)).astype("float32")
+    _, scores = layer([q, v], return_attention_scores=True)
+    np.testing.assert_allclose(scores.numpy().sum(-1), 1, rtol=1e-6)
+    out, dropped = layer([q, v], return_attention_scores=True,
+                         training=True)
+    assert set(np.unique(dropped.numpy()[scores.numpy() > 0] /
+                         scores.numpy()[scores.numpy() > 0]).round(5)) <= \
+        {0.0, 2.0}
