@@ -4,7 +4,24 @@ import numpy as np
 from kerasish.backend import config
 
 _ALIASES = {"float": "float32", "int": "int32", "double": "float64",
-            "half": "float16", "bool_": "bool"}
+            "half": "float16", "bool_": "bool", "str": "string"}
+
+STRING = "string"   # Keras's name for text tensors: numpy unicode arrays
+
+
+def is_string_dtype(dtype):
+    """Whether `dtype` holds text (`"string"`, numpy unicode/bytes/object)."""
+    if isinstance(dtype, str):
+        return dtype in (STRING, "str") or dtype.startswith(("<U", "|S"))
+    try:
+        return np.dtype(dtype).kind in "USO"
+    except TypeError:
+        return False
+
+
+def numpy_dtype(dtype):
+    """The numpy dtype to allocate for a Keras dtype name."""
+    return np.dtype("<U1") if dtype == STRING else np.dtype(dtype)
 
 
 def standardize_dtype(dtype):
@@ -15,6 +32,8 @@ def standardize_dtype(dtype):
     """
     if dtype is None:
         return config.floatx()
+    if is_string_dtype(dtype):
+        return STRING
     if isinstance(dtype, str):
         name = _ALIASES.get(dtype, dtype)
     elif hasattr(dtype, "name") and isinstance(dtype.name, str):

@@ -5,9 +5,12 @@ topological order on real tensors; inputs and outputs may be single tensors,
 lists or dicts, shared layers may appear at several nodes, and a model can
 itself be a layer of another model.
 """
+import warnings
+
 import numpy as np
 
 from kerasish import tree
+from kerasish.backend.dtypes import is_string_dtype
 from kerasish.backend.tensor import Tensor
 from kerasish.engine.graph import map_graph
 from kerasish.engine.input_layer import InputLayer
@@ -42,6 +45,8 @@ class Functional(Model):
         self._init_graph(inputs, outputs)
 
     def _init_graph(self, inputs, outputs):
+        if isinstance(inputs, dict):
+            _warn_on_renamed_inputs(inputs)
         _check_keras_tensors(inputs, "inputs")
         _check_keras_tensors(outputs, "outputs")
         self._inputs_struct = _copy_struct(inputs)
@@ -135,11 +140,15 @@ class Functional(Model):
                     x._keras_mask = m
         values = {id(t): x for t, x in zip(self._inputs, flat)}
         for node in self._nodes:
-            outs = _run_node(node, values)
+            outs = _run_node(node, values, training)
             for t, y in zip(node.outputs, tree.flatten(outs)):
                 values[id(t)] = y
-        return tree.pack_sequence_as(
+        outputs = tree.pack_sequence_as(
             self._outputs_struct, [values[i] for i in self._output_ids])
+        # Keras returns the tensor itself for a one-element output list.
+        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
+            return outputs[0]
+        return outputs
 
     def _standardize_inputs(self, inputs):
         flat = self._flatten_inputs(inputs)
@@ -203,13 +212,17 @@ class Functional(Model):
         return functional_from_config(cls, config, custom_objects)
 
 
-def _run_node(node, values):
+def _run_node(node, values, training=None):
     if len(node.call_args) == 1 and not node.call_kwargs and \
             isinstance(node.call_args[0], KerasTensor):
         return node.operation(values[id(node.call_args[0])])
     args, kwargs = tree.map_structure(
         lambda x: values[id(x)] if isinstance(x, KerasTensor) else x,
         (node.call_args, node.call_kwargs))
+    if training is not None and "training" in kwargs:
+        # As in Keras, the model call's training flag wins over a value
+        # recorded when the graph was built (`Dropout()(x, training=True)`).
+        kwargs["training"] = training
     return node.operation(*args, **kwargs)
 
 
@@ -220,13 +233,13 @@ def _conform(x, ref):
     if not isinstance(x, Tensor):
         from kerasish.ops import convert_to_tensor
         x = convert_to_tensor(x)
-    if x.dtype.kind in "USO" and np.dtype(ref.dtype).kind not in "USO":
+    text_in, text_ref = x.dtype.kind in "USO", is_string_dtype(ref.dtype)
+    if text_in != text_ref:
         raise ValueError(
-            f"Input '{_input_name(ref)}' expects numeric data of dtype "
-            f"{ref.dtype}, but received an array of dtype {x.dtype} "
-            f"(strings or Python objects) with shape {x.shape}.")
-    if x.dtype != ref.dtype and not (
-            x.dtype.kind in "OUS" or np.dtype(ref.dtype).kind in "OUS"):
+            f"Input '{_input_name(ref)}' expects data of dtype {ref.dtype}, "
+            f"but received an array of dtype {x.dtype} with shape "
+            f"{x.shape}.")
+    if not text_ref and x.dtype != ref.dtype:
         mask = x._keras_mask
         from kerasish.ops import cast
         x = cast(x, ref.dtype)
@@ -244,6 +257,17 @@ def _conform(x, ref):
 def _input_name(t):
     op = t._keras_history[0] if t._keras_history else None
     return op.name if isinstance(op, InputLayer) else t.name
+
+
+def _warn_on_renamed_inputs(inputs):
+    for key, t in inputs.items():
+        if isinstance(t, KerasTensor) and key != _input_name(t):
+            warnings.warn(
+                "When providing `inputs` as a dict, all keys in the dict must "
+                "match the names of the corresponding tensors. Received key "
+                f"'{key}' mapping to value {t} which has name "
+                f"'{_input_name(t)}'. Change the tensor name to '{key}' (via "
+                f"`Input(..., name='{key}')`)")
 
 
 def _check_keras_tensors(structure, what):

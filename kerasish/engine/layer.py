@@ -648,7 +648,10 @@ def _to_tensor(x, dtype, layer=None):
     if x is None or isinstance(x, KerasTensor):
         return x
     kind = getattr(getattr(x, "dtype", None), "kind", None)
-    if kind in ("U", "S", "O") and dtype and np.dtype(dtype).kind == "f":
+    # Models pass text through to their layers (a StringLookup inside);
+    # a computing layer given text says so, naming itself.
+    if kind in ("U", "S", "O") and dtype and np.dtype(dtype).kind == "f" \
+            and not getattr(layer, "_passes_text", False):
         name = f"'{layer.name}' ({type(layer).__name__})" if layer else ""
         raise ValueError(
             f"Layer {name} expects numeric input of dtype {dtype}, but "

@@ -40,6 +40,8 @@ class Model(Trainer, Layer):
     (2, 1)
     """
 
+    _passes_text = True
+
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_args(args, kwargs):
             from kerasish.engine.functional import Functional

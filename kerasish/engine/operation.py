@@ -95,8 +95,9 @@ def trace_output_spec(fn, args, kwargs):
 def _placeholder(x, size):
     if not isinstance(x, KerasTensor):
         return x
+    from kerasish.backend.dtypes import numpy_dtype
     shape = tuple(size if d is None else d for d in x.shape)
-    return Tensor(np.zeros(shape, dtype=x.dtype))
+    return Tensor(np.zeros(shape, dtype=numpy_dtype(x.dtype)))
 
 
 def _merge_spec(a, b):

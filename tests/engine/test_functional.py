@@ -120,3 +120,54 @@ def test_symbolic_ops_keep_shapes():
     model = kerasish.Model(x, y)
     out = model(np.zeros((2, 5, 4), "float32"))
     np.testing.assert_allclose(out.numpy(), 2 * np.ones((2, 4)))
+
+
+def test_one_element_output_list_returns_the_tensor_as_keras():
+    x = kerasish.Input((3,))
+    model = kerasish.Model([x], [layers.Dense(2)(x)])
+    out = model.predict(np.ones((4, 3)), verbose=0)
+    assert isinstance(out, np.ndarray) and out.shape == (4, 2)
+
+
+def test_model_training_flag_overrides_recorded_one():
+    x = kerasish.Input((200,))
+    model = kerasish.Model(x, layers.Dropout(0.5, seed=1)(x, training=True))
+    ones = np.ones((2, 200), "float32")
+    np.testing.assert_array_equal(model(ones, training=False).numpy(), ones)
+    assert (model(ones).numpy() == 0).any()
+
+
+def test_dict_inputs_with_mismatched_names_warn():
+    a = kerasish.Input((2,), name="a")
+    with pytest.warns(UserWarning, match="keys in the dict must match"):
+        kerasish.Model({"b": a}, layers.Dense(1)(a))
+
+
+def test_string_inputs_flow_to_lookup_layers(tmp_path):
+    x = kerasish.Input((1,), dtype="string")
+    assert x.dtype == "string"
+    ids = layers.StringLookup(vocabulary=["a", "b", "c"])(x)
+    model = kerasish.Model(x, layers.Flatten()(layers.Embedding(5, 2)(ids)))
+    assert model(np.array([["a"], ["zz"]])).shape == (2, 2)
+    path = str(tmp_path / "text.keras")
+    model.save(path)
+    again = kerasish.models.load_model(path)
+    np.testing.assert_allclose(again(np.array([["b"]])).numpy(),
+                               model(np.array([["b"]])).numpy())
+    with pytest.raises(ValueError, match="expects data of dtype string"):
+        model(np.ones((2, 1)))
+
+
+def test_subclassed_model_passes_text_but_dense_refuses_it():
+    class Text(kerasish.Model):
+        def __init__(self):
+            super().__init__()
+            self.lookup = layers.StringLookup(vocabulary=["a", "b"])
+            self.dense = layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(ops.cast(self.lookup(x), "float32"))
+
+    assert Text()(np.array([["a"], ["b"]])).shape == (2, 1)
+    with pytest.raises(ValueError, match="Layer 'dense.*expects numeric"):
+        layers.Dense(1)(np.array([["a"]]))

@@ -229,7 +229,8 @@ class TestBadInput:
 
     def test_strings_and_objects(self):
         model = classifier()
-        with pytest.raises(ValueError, match="expects numeric"):
+        with pytest.raises(ValueError, match="expects data of dtype "
+                                             "float32"):
             model.fit(np.array([["a"] * 4] * 3), np.zeros(3, "int32"),
                       verbose=0)
         with pytest.raises(ValueError, match="Python objects"):
