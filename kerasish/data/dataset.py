@@ -80,11 +80,7 @@ class Dataset:
                 "same length along the first axis. Received lengths "
                 f"{sorted(lengths)}")
         n = lengths.pop()
-
-        def iterate():
-            for i in range(n):
-                yield tree.map_structure(lambda a: a[i], data)
-        return Dataset(iterate, n)
+        return _Slices(data, lambda: iter(range(n)), n)
 
     @staticmethod
     def from_tensors(tensors):
@@ -284,6 +280,65 @@ class Dataset:
 
     def __repr__(self):
         return f"<Dataset cardinality={self._cardinality}>"
+
+
+class _Slices(Dataset):
+    """Slices of in-memory arrays, tracked as row indices.
+
+    Order-only transformations (shuffle, repeat, take, skip) act on the
+    indices, and `batch` gathers each batch with one `np.take` per array
+    instead of slicing and re-stacking every element. The elements and
+    their order are exactly those of the generic pipeline.
+    """
+
+    def __init__(self, data, make_indices, cardinality):
+        self._data = data
+        self._make_indices = make_indices
+        self._leaves = tree.flatten(data)
+        super().__init__(self._elements, cardinality)
+
+    def _elements(self):
+        for i in self._make_indices():
+            yield tree.map_structure(lambda a: a[i], self._data)
+
+    def _with_indices(self, generic):
+        """Apply an order-only transformation `generic` to the indices."""
+        indices = Dataset(self._make_indices, self._cardinality)
+        out = generic(indices)
+        return _Slices(self._data, lambda: iter(out), out._cardinality)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
+        return self._with_indices(lambda d: Dataset.shuffle(
+            d, buffer_size, seed, reshuffle_each_iteration))
+
+    def repeat(self, count=None):
+        return self._with_indices(lambda d: Dataset.repeat(d, count))
+
+    def take(self, count):
+        return self._with_indices(lambda d: Dataset.take(d, count))
+
+    def skip(self, count):
+        return self._with_indices(lambda d: Dataset.skip(d, count))
+
+    def batch(self, batch_size, drop_remainder=False):
+        if int(batch_size) < 1:
+            raise ValueError("`batch_size` must be a positive integer. "
+                             f"Received: batch_size={batch_size}")
+        batch_size = int(batch_size)
+
+        def iterate():
+            it = self._make_indices()
+            while True:
+                rows = np.fromiter(itertools.islice(it, batch_size),
+                                   dtype=np.int64)
+                if not rows.size or (drop_remainder and
+                                     rows.size < batch_size):
+                    return
+                leaves = [np.take(a, rows, axis=0) for a in self._leaves]
+                yield tree.pack_sequence_as(self._data, leaves) \
+                    if tree.is_nested(self._data) else leaves[0]
+        return Dataset(iterate, _batched_cardinality(
+            self._cardinality, batch_size, drop_remainder))
 
 
 def _stack(elements):
