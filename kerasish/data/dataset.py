@@ -37,6 +37,16 @@ def _to_numpy(value):
     return np.asarray(value)
 
 
+def _as_components(structure):
+    """Arrays of a slices/tensors structure: as in tf.data, tuples and dicts
+    are structure while a list is one tensor."""
+    if isinstance(structure, dict):
+        return {k: _as_components(v) for k, v in structure.items()}
+    if isinstance(structure, tuple):
+        return tuple(_as_components(v) for v in structure)
+    return _to_numpy(structure)
+
+
 def _normalize(element):
     return tree.map_structure(_to_numpy, element) if tree.is_nested(
         element) else _to_numpy(element)
@@ -72,7 +82,7 @@ class Dataset:
         >>> [(int(a), int(b)) for a, b in ds]
         [(1, 4), (2, 5), (3, 6)]
         """
-        data = tree.map_structure(_to_numpy, tensors)
+        data = _as_components(tensors)
         lengths = {len(a) for a in tree.flatten(data)}
         if len(lengths) != 1:
             raise ValueError(
@@ -85,7 +95,7 @@ class Dataset:
     @staticmethod
     def from_tensors(tensors):
         """A dataset with `tensors` as its single element."""
-        element = _normalize(tensors)
+        element = _as_components(tensors)
         return Dataset(lambda: iter([element]), 1)
 
     @staticmethod

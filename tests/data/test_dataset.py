@@ -119,3 +119,11 @@ def test_fit_evaluate_predict_accept_datasets():
     assert h.params["steps"] == 3
     with pytest.raises(ValueError, match="`y` should not be passed"):
         model.fit(ds, y, verbose=0)
+
+
+def test_lists_are_tensors_tuples_and_dicts_are_structure():
+    ds = Dataset.from_tensor_slices(([1, 2, 3], [4, 5, 6]))
+    assert items(ds) == [(1, 4), (2, 5), (3, 6)]
+    ds = Dataset.from_tensor_slices({"a": [[1, 2], [3, 4]], "b": [5, 6]})
+    first = next(iter(ds))
+    assert first["a"].tolist() == [1, 2] and int(first["b"]) == 5
