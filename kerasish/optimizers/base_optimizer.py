@@ -288,47 +288,6 @@ class Optimizer(OptimizerExtras, OptimizerState):
         self.apply(list(grads), list(variables))
         return self._iterations
 
-    def minimize(self, loss, var_list, tape=None):
-        """Minimize `loss` by updating `var_list` (TF2 Keras's `minimize`).
-
-        Args:
-            loss: A scalar tensor recorded on `tape`, or a callable taking
-                no arguments and returning the loss (run under a new tape).
-            var_list: Variables to update, or a callable returning them
-                (called after `loss()`, so variables it creates count).
-            tape: The `GradientTape` that recorded a tensor `loss`. If
-                `None`, the innermost recording tape is used (kerasish: an
-                Estimator runs `model_fn` under one).
-
-        Returns:
-            `iterations` (the train op of an Estimator's `EstimatorSpec`).
-
-        Example:
-
-        >>> import kerasish
-        >>> w = kerasish.Variable([1.0])
-        >>> step = kerasish.optimizers.SGD(0.1).minimize(lambda: w * w, [w])
-        >>> w.numpy(), int(step.numpy())
-        (array([0.8], dtype=float32), 1)
-        """
-        from kerasish.backend import tape as tape_module
-        if callable(loss):
-            tape = tape_module.GradientTape()
-            with tape:
-                if not callable(var_list):
-                    tape.watch(var_list)
-                loss = loss()
-        elif tape is None:
-            tapes = tape_module.active_tapes()
-            if not tapes:
-                raise ValueError(
-                    "`tape` is required when a `Tensor` loss is passed. "
-                    f"Received: loss={loss}, tape={tape}.")
-            tape = tapes[-1]
-        var_list = list(var_list() if callable(var_list) else var_list)
-        grads = tape.gradient(loss, var_list)
-        return self.apply_gradients(zip(grads, var_list))
-
     def apply(self, grads, trainable_variables=None):
         """Apply `grads` to `trainable_variables` (one optimizer step)."""
         if len(grads) == 0:

@@ -1,5 +1,6 @@
 """Clipping, weight decay and the weights' moving average (EMA): the
-optional parts of an optimizer step, shared by every optimizer."""
+optional parts of an optimizer step, shared by every optimizer; and
+`minimize`, the one-call step of TF2-era scripts."""
 import numpy as np
 
 from kerasish.optimizers import gradients as G
@@ -7,7 +8,49 @@ from kerasish.optimizers import gradients as G
 
 class OptimizerExtras:
     """`clipnorm` / `clipvalue` / `global_clipnorm`, decoupled weight decay
-    (with exclusions) and `use_ema`, as Keras 3 applies them."""
+    (with exclusions), `use_ema`, as Keras 3 applies them, and TF2's
+    `minimize`."""
+
+    def minimize(self, loss, var_list, tape=None):
+        """Minimize `loss` by updating `var_list` (TF2 Keras's `minimize`).
+
+        Args:
+            loss: A scalar tensor recorded on `tape`, or a callable taking
+                no arguments and returning the loss (run under a new tape).
+            var_list: Variables to update, or a callable returning them
+                (called after `loss()`, so variables it creates count).
+            tape: The `GradientTape` that recorded a tensor `loss`. If
+                `None`, the innermost recording tape is used (kerasish: an
+                Estimator runs `model_fn` under one).
+
+        Returns:
+            `iterations` (the train op of an Estimator's `EstimatorSpec`).
+
+        Example:
+
+        >>> import kerasish
+        >>> w = kerasish.Variable([1.0])
+        >>> step = kerasish.optimizers.SGD(0.1).minimize(lambda: w * w, [w])
+        >>> w.numpy(), int(step.numpy())
+        (array([0.8], dtype=float32), 1)
+        """
+        from kerasish.backend import tape as tape_module
+        if callable(loss):
+            tape = tape_module.GradientTape()
+            with tape:
+                if not callable(var_list):
+                    tape.watch(var_list)
+                loss = loss()
+        elif tape is None:
+            tapes = tape_module.active_tapes()
+            if not tapes:
+                raise ValueError(
+                    "`tape` is required when a `Tensor` loss is passed. "
+                    f"Received: loss={loss}, tape={tape}.")
+            tape = tapes[-1]
+        var_list = list(var_list() if callable(var_list) else var_list)
+        grads = tape.gradient(loss, var_list)
+        return self.apply_gradients(zip(grads, var_list))
 
     # -- clipping and decay ---------------------------------------------------
     def _clip(self, grads):
