@@ -166,6 +166,7 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
 
     Example:
 
+    >>> import kerasish
     >>> values = np.array([1.0, 2.0, 3.0], "float32")
     >>> weights = np.array([1.0, 0.0, 1.0], "float32")
     >>> float(kerasish.losses.reduce_weighted_values(values, weights))

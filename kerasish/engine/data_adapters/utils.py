@@ -40,6 +40,7 @@ def pack_x_y_sample_weight(x, y=None, sample_weight=None):
 
     Example:
 
+    >>> import kerasish
     >>> kerasish.utils.pack_x_y_sample_weight("x", "y")
     ('x', 'y')
     >>> kerasish.utils.unpack_x_y_sample_weight(("x",))
