@@ -47,10 +47,13 @@ class Tensor:
 
     def numpy(self):
         """Return the value as a numpy array."""
-        return self._value
+        value = self._value
+        return value if type(value) is np.ndarray else np.asarray(value)
 
     def __array__(self, dtype=None, copy=None):
         value = self._value
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
         if dtype is not None and value.dtype != dtype:
             return value.astype(dtype)
         return value.copy() if copy else value

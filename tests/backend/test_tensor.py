@@ -66,3 +66,9 @@ def test_model_outputs_convert_with_asarray():
 def test_objects_are_rejected_clearly():
     with pytest.raises(ValueError, match="Python objects"):
         ops.convert_to_tensor(np.array([{}, []], dtype=object))
+
+
+def test_tensor_of_numpy_scalar_converts():
+    t = kerasish.Tensor(np.float32(2.5))
+    assert np.asarray(t).shape == () and float(np.asarray(t)) == 2.5
+    assert t.numpy().dtype == np.float32
