@@ -96,6 +96,10 @@ def main(argv=None):
     keras_script = os.path.join(args.bench_dir, "keras_models.py")
     torch_script = os.path.join(args.bench_dir, "torch_models.py")
     env = dict(os.environ, PYTHONPATH=os.path.dirname(HERE))
+    # Import time as an installed package has it (pip byte-compiles).
+    import compileall
+    compileall.compile_dir(os.path.join(os.path.dirname(HERE), "kerasish"),
+                           quiet=1)
     have_torch = os.path.exists(args.torch_python)
     records = {"kerasish": [], "torch": []}
     with bench_lock():

@@ -1,8 +1,5 @@
 """`RemoteMonitor`: POST each epoch's logs to an HTTP server."""
 import json
-import urllib.error
-import urllib.parse
-import urllib.request
 import warnings
 
 import numpy as np
@@ -49,6 +46,9 @@ class RemoteMonitor(Callback):
         self.send_as_json = send_as_json
 
     def _request(self, payload):
+        # urllib.request pulls in ssl and http (~20 ms): imported when used.
+        import urllib.parse
+        import urllib.request
         headers = dict(self.headers or {})
         if self.send_as_json:
             data = json.dumps(payload).encode()
@@ -67,6 +67,8 @@ class RemoteMonitor(Callback):
             if isinstance(value, (np.ndarray, np.generic)):
                 value = value.item()
             payload[key] = value
+        import urllib.error
+        import urllib.request
         try:
             with urllib.request.urlopen(self._request(payload),
                                         timeout=self.timeout) as response:
