@@ -518,9 +518,8 @@ class Layer(Operation):
     def compute_output_shape(self, *args, **kwargs):
         """Output shape(s) for the given input shape(s)."""
         first = args[0] if args else next(iter(kwargs.values()))
-        placeholders = tree.map_structure(
-            lambda s: KerasTensor(s, dtype=self.compute_dtype), first,
-        ) if _is_shape(first) else first
+        placeholders = (first if hasattr(first, "shape") else
+                        _specs_from_shapes(_as_shapes(first), self.compute_dtype))
         spec = trace_output_spec(self.__call__, (placeholders,), {})
         return tree.map_structure(lambda t: t.shape, spec)
 
@@ -691,6 +690,18 @@ def _shapes_by_name(spec, args, kwargs):
         if hasattr(value, "shape"):
             shapes[f"{name}_shape"] = _shape_of(value)
     return shapes
+
+
+def _as_shapes(x):
+    """Shapes given as lists (``[None, 3]``) become tuples, at any depth."""
+    if isinstance(x, (list, tuple)) and all(d is None or isinstance(d, int)
+                                            for d in x):
+        return tuple(x)
+    if isinstance(x, dict):
+        return {k: _as_shapes(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_as_shapes(v) for v in x)
+    return x
 
 
 def _specs_from_shapes(shape, dtype):

@@ -185,3 +185,18 @@ def test_custom_layer_without_compute_output_shape_is_traced():
     x = kerasish.Input((None, 3))
     y = Twice()(x)
     assert y.shape == (None, None, 6)
+
+
+def test_default_compute_output_shape_takes_shapes():
+    class Head(layers.Layer):
+        def call(self, x):
+            return x[:, :2]
+
+    class Sum(layers.Layer):
+        def call(self, xs):
+            return xs[0] + xs[1]
+
+    assert Head().compute_output_shape((None, 5)) == (None, 2)
+    assert Head().compute_output_shape([None, 5]) == (None, 2)
+    assert Sum().compute_output_shape([(None, 4), (None, 4)]) == (None, 4)
+    assert layers.Lambda(lambda x: x * 2).compute_output_shape((7, 3)) == (7, 3)
