@@ -29,9 +29,14 @@ def _geometry(x, pool_size, strides, pads):
 @primitive
 def max_pool(x, *, pool_size, strides, pads):
     """Max over each `pool_size` window of channels-last `x`."""
-    xp = W.pad_spatial(x, pads, -np.inf)
+    xp = W.pad_spatial(x, pads, _lowest(x.dtype))
     offsets, _ = _geometry(x, pool_size, strides, pads)
     return _reduce_offsets(np.maximum, xp, offsets)
+
+
+def _lowest(dtype):
+    """Padding that never wins a max: -inf, or the integer minimum."""
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
 def _reduce_offsets(ufunc, xp, offsets):
@@ -50,7 +55,7 @@ def _max_pool_vjp(g, out, x, *, pool_size, strides, pads):
     if tuple(strides) == tuple(pool_size) and \
             not any(lo or hi for lo, hi in pads):
         return (_tiled_max_grad(g, out, x, pool_size),)
-    xp = W.pad_spatial(x, pads, -np.inf)
+    xp = W.pad_spatial(x, pads, _lowest(x.dtype))
     dxp = np.zeros(xp.shape, dtype=g.dtype)
     offsets, _ = _geometry(x, pool_size, strides, pads)
     hit = np.empty(out.shape, dtype=bool)

@@ -275,5 +275,8 @@ def average_pool(inputs, pool_size, strides=None, padding="valid",
     >>> average_pool(x, 3, strides=1, padding="same").numpy().ravel()
     array([0.5, 1. , 2. , 2.5], dtype=float32)
     """
+    inputs = convert_to_tensor(inputs)
+    if inputs.dtype.kind != "f":
+        inputs = cast(inputs, config.floatx())
     return _pool(P.average_pool, "average_pool", inputs, pool_size, strides,
                  padding, data_format)

@@ -121,3 +121,15 @@ BAD = [
 def test_bad_arguments_raise_clear_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_integer_pooling_matches_keras():
+    # Keras 3.15/JAX: max_pool keeps int32 (padding never wins), while
+    # average_pool returns float32 means.
+    x = np.arange(16, dtype="int32").reshape(1, 4, 4, 1)
+    y = ops.max_pool(x, 3, 1, padding="same")
+    assert y.dtype == "int32"
+    np.testing.assert_array_equal(y.numpy().ravel()[:4], [5, 6, 7, 7])
+    y = ops.average_pool(x, 3, 1, padding="same")
+    assert y.dtype == "float32"
+    np.testing.assert_array_equal(y.numpy().ravel()[:4], [2.5, 3, 4, 4.5])
