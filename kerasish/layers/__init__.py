@@ -63,6 +63,18 @@ from kerasish.layers.pooling.global_average_pooling2d import (  # noqa: F401
     GlobalAveragePooling2D)
 from kerasish.layers.pooling.global_average_pooling3d import (  # noqa: F401
     GlobalAveragePooling3D)
+from kerasish.layers.pooling.adaptive_average_pooling1d import (  # noqa: F401
+    AdaptiveAveragePooling1D)
+from kerasish.layers.pooling.adaptive_average_pooling2d import (  # noqa: F401
+    AdaptiveAveragePooling2D)
+from kerasish.layers.pooling.adaptive_average_pooling3d import (  # noqa: F401
+    AdaptiveAveragePooling3D)
+from kerasish.layers.pooling.adaptive_max_pooling1d import (  # noqa: F401
+    AdaptiveMaxPooling1D)
+from kerasish.layers.pooling.adaptive_max_pooling2d import (  # noqa: F401
+    AdaptiveMaxPooling2D)
+from kerasish.layers.pooling.adaptive_max_pooling3d import (  # noqa: F401
+    AdaptiveMaxPooling3D)
 Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
 Convolution1DTranspose = Conv1DTranspose
 Convolution2DTranspose = Conv2DTranspose

@@ -13,7 +13,8 @@ from kerasish.ops.nn import *  # noqa: F401,F403
 from kerasish.ops.math import *  # noqa: F401,F403
 from kerasish.ops.einsum import einsum  # noqa: F401
 from kerasish.ops.conv import (average_pool, conv, conv_transpose,  # noqa: F401
-                               depthwise_conv, max_pool, separable_conv)
+                               depthwise_conv, max_pool, separable_conv,
+                               adaptive_average_pool, adaptive_max_pool)
 from kerasish.ops import numpy, nn, math, core  # noqa: F401,E402
 from kerasish.ops.linalg import *  # noqa: F401,F403
 from kerasish.ops import linalg, image  # noqa: F401,E402

@@ -7,6 +7,8 @@ groups of `conv` is `input_channels // kernel.shape[-2]`, and
 `padding`/`output_padding` ask. Channels-first inputs are transposed to
 channels-last around the channels-last primitives.
 """
+import numpy as np
+
 from kerasish.backend import config
 from kerasish.backend import conv as C
 from kerasish.backend import nn as N
@@ -280,3 +282,90 @@ def average_pool(inputs, pool_size, strides=None, padding="valid",
         inputs = cast(inputs, config.floatx())
     return _pool(P.average_pool, "average_pool", inputs, pool_size, strides,
                  padding, data_format)
+
+
+def _adaptive(pool, what, inputs, output_size, data_format):
+    """Adaptive pooling one spatial axis at a time, as Keras on JAX does.
+
+    Output `i` of an axis of length `L` pools `[floor(i L / o), ceil((i+1)
+    L / o))`. Those windows have two sizes, `ceil(L / o)` and one more, so
+    the axis is pooled with both (stride 1) and each output gathers its
+    window's entry from the right one.
+    """
+    data_format = config.standardize_data_format(data_format)
+    x = _to_last(convert_to_tensor(inputs), data_format)
+    rank = _spatial_rank(x, what)
+    sizes = spatial_tuple(output_size, rank, "output_size")
+    for axis, out in zip(range(1, rank + 1), sizes):
+        x = _adaptive_axis(pool, x, axis, out)
+    return _to_first(x, data_format)
+
+
+def _adaptive_axis(pool, x, axis, out):
+    length = x.shape[axis]
+    if not length:
+        raise ValueError("Adaptive pooling needs a non-empty input. "
+                         f"Received inputs of shape {tuple(x.shape)}")
+    starts = [i * length // out for i in range(out)]
+    ends = [-(-(i + 1) * length // out) for i in range(out)]
+    parts, offsets, total = [], {}, 0
+    for size in sorted(set(e - s for s, e in zip(starts, ends))):
+        window = tuple(size if a == axis else 1
+                       for a in range(1, x.ndim - 1))
+        parts.append(pool(x, pool_size=window, strides=1,
+                          padding="valid", data_format="channels_last"))
+        offsets[size] = total
+        total += length - size + 1
+    pooled = parts[0] if len(parts) == 1 else S.concatenate(*parts,
+                                                            axis=axis)
+    index = [s + offsets[e - s] for s, e in zip(starts, ends)]
+    return S.take(pooled, np.asarray(index), axis=axis)
+
+
+@keras_op
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    """Average pooling to a fixed output size, as
+    `keras.ops.adaptive_average_pool`.
+
+    Args:
+        inputs: Tensor of rank N+2 (see `conv`).
+        output_size: int or tuple of N ints, the output's spatial size.
+        data_format: `"channels_last"` or `"channels_first"`.
+
+    Returns:
+        The pooled tensor; output `i` of an axis of length `L` averages
+        input entries `floor(i L / o)` to `ceil((i + 1) L / o) - 1`.
+
+    Example:
+
+    >>> x = np.arange(5, dtype="float32").reshape(1, 5, 1)
+    >>> adaptive_average_pool(x, 2).numpy().ravel()
+    array([1., 3.], dtype=float32)
+    """
+    inputs = convert_to_tensor(inputs)
+    if inputs.dtype.kind != "f":
+        inputs = cast(inputs, config.floatx())
+    return _adaptive(average_pool, "adaptive_average_pool", inputs,
+                     output_size, data_format)
+
+
+@keras_op
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    """Max pooling to a fixed output size, as `keras.ops.adaptive_max_pool`.
+
+    Args:
+        inputs: Tensor of rank N+2 (see `conv`).
+        output_size: int or tuple of N ints, the output's spatial size.
+        data_format: `"channels_last"` or `"channels_first"`.
+
+    Returns:
+        The pooled tensor (windows as for `adaptive_average_pool`).
+
+    Example:
+
+    >>> x = np.array([3, 1, 4, 1, 5], "float32").reshape(1, 5, 1)
+    >>> adaptive_max_pool(x, 2).numpy().ravel()
+    array([4., 5.], dtype=float32)
+    """
+    return _adaptive(max_pool, "adaptive_max_pool", inputs, output_size,
+                     data_format)

@@ -31,6 +31,19 @@ HARNESS_CASES = [
     (layers.GlobalAveragePooling2D, dict(), (2, 4, 5, 3), (2, 3)),
     (layers.GlobalAveragePooling3D, dict(keepdims=True), (1, 2, 3, 4, 2),
      (1, 1, 1, 1, 2)),
+    (layers.AdaptiveAveragePooling1D, dict(output_size=3), (2, 7, 2),
+     (2, 3, 2)),
+    (layers.AdaptiveMaxPooling1D, dict(output_size=(4,)), (2, 9, 2),
+     (2, 4, 2)),
+    (layers.AdaptiveAveragePooling2D, dict(output_size=(2, 3)),
+     (2, 5, 7, 2), (2, 2, 3, 2)),
+    (layers.AdaptiveMaxPooling2D, dict(output_size=2,
+                                       data_format="channels_first"),
+     (2, 3, 5, 4), (2, 3, 2, 2)),
+    (layers.AdaptiveAveragePooling3D, dict(output_size=2), (1, 3, 4, 5, 2),
+     (1, 2, 2, 2, 2)),
+    (layers.AdaptiveMaxPooling3D, dict(output_size=(1, 2, 3)),
+     (1, 3, 4, 5, 2), (1, 1, 2, 3, 2)),
 ]
 
 
@@ -105,6 +118,30 @@ BAD = [
 def test_bad_constructor_arguments(make, message):
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def test_adaptive_pooling_hand_computed():
+    # Windows [floor(i L / o), ceil((i + 1) L / o)) on L = 5, o = 3:
+    # [0, 2), [1, 4), [3, 5).
+    x = np.array([1, 5, 2, 8, 3], "float32").reshape(1, 5, 1)
+    np.testing.assert_allclose(
+        layers.AdaptiveAveragePooling1D(3)(x).numpy().ravel(),
+        [3, 5, 5.5])
+    np.testing.assert_array_equal(
+        layers.AdaptiveMaxPooling1D(3)(x).numpy().ravel(), [5, 8, 8])
+    # More outputs than inputs: windows overlap and repeat entries.
+    np.testing.assert_array_equal(
+        layers.AdaptiveMaxPooling1D(7)(x).numpy().ravel(),
+        [1, 5, 5, 2, 8, 8, 3])
+
+
+def test_adaptive_pooling_bad_output_size():
+    with pytest.raises(TypeError, match="output_size"):
+        layers.AdaptiveMaxPooling2D((2, 2, 2))
+    with pytest.raises(ValueError, match="length 1"):
+        layers.AdaptiveAveragePooling1D((2, 2))
+    with pytest.raises(ValueError, match="positive"):
+        layers.AdaptiveAveragePooling3D(0)
 
 
 def test_pool_larger_than_input_and_wrong_rank():
