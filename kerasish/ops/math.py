@@ -11,6 +11,12 @@ from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops import numpy as knp
 from kerasish.ops.symbolic import keras_op
 
+__all__ = ["logsumexp", "rsqrt", "top_k", "in_top_k", "segment_sum",
+           "segment_max", "erf", "erfc", "erfinv", "fft", "fft2", "ifft2",
+           "rfft", "irfft", "stft", "istft", "extract_sequences",
+           "view_as_complex", "view_as_real", "logdet", "segment_min",
+           "segment_prod", "cdist"]
+
 
 @keras_op
 def logsumexp(x, axis=None, keepdims=False):

@@ -22,6 +22,15 @@ from kerasish.ops.symbolic import keras_op
 from kerasish.ops.nn_activations import *  # noqa: F401,F403
 from kerasish.ops.nn_activations import _float, log_sigmoid
 from kerasish.ops.nn_normalization import *  # noqa: F401,F403
+from kerasish.ops import nn_activations, nn_normalization
+
+# Exactly the names of `keras.ops.nn`; helpers imported above stay private.
+__all__ = sorted(nn_activations.__all__ + nn_normalization.__all__ + [
+    "one_hot", "multi_hot", "categorical_crossentropy",
+    "sparse_categorical_crossentropy", "binary_crossentropy", "moments",
+    "normalize", "polar", "unfold", "fold", "depth_to_space",
+    "space_to_depth", "ctc_loss", "ctc_decode", "average_pool", "conv",
+    "conv_transpose", "depthwise_conv", "max_pool", "separable_conv"])
 
 
 @keras_op

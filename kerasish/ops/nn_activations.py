@@ -15,6 +15,13 @@ from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops import numpy as knp
 from kerasish.ops.symbolic import keras_op
 
+__all__ = ["relu", "relu6", "sigmoid", "sparse_sigmoid", "softplus",
+           "softsign", "soft_shrink", "sparse_plus", "silu", "swish",
+           "squareplus", "log_sigmoid", "leaky_relu", "hard_sigmoid",
+           "hard_silu", "hard_swish", "elu", "selu", "gelu", "celu", "glu",
+           "tanh_shrink", "hard_tanh", "hard_shrink", "threshold", "softmax",
+           "log_softmax", "sparsemax"]
+
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 

@@ -15,6 +15,11 @@ from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops import numpy as knp
 from kerasish.ops.symbolic import keras_op
 
+# `standardize` (the fused primitive behind the normalization layers) stays
+# importable from here but is not part of `keras.ops.nn`.
+__all__ = ["batch_normalization", "layer_normalization", "rms_normalization",
+           "psnr"]
+
 
 def _float(x):
     x = convert_to_tensor(x)

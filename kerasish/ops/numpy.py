@@ -56,16 +56,8 @@ __all__ = sorted(set(
     + ["einsum", "slogdet", "ndim", "size"]))
 
 
-def __getattr__(name):
-    # `einsum` and `slogdet` live in modules that import this one.
-    if name == "einsum":
-        from kerasish.ops.einsum import einsum
-        return einsum
-    if name == "slogdet":
-        from kerasish.ops.linalg import slogdet
-        return slogdet
-    if name in ("ndim", "size"):
-        from kerasish.ops import core
-        return getattr(core, name)
-    raise AttributeError(f"module 'kerasish.ops.numpy' has no attribute "
-                         f"{name!r}")
+# Keras lists these four in `keras.ops.numpy` too; they live in modules that
+# import this one, so they are bound once everything above is defined.
+from kerasish.ops.core import ndim, size  # noqa: E402
+from kerasish.ops.einsum import einsum  # noqa: E402
+from kerasish.ops.linalg import slogdet  # noqa: E402
