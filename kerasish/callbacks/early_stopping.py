@@ -3,6 +3,7 @@ import warnings
 
 from kerasish.callbacks.monitor_callback import MonitorCallback
 from kerasish.saving.object_registration import builtin
+from kerasish.utils.config_utils import print_msg
 
 
 @builtin("keras.callbacks")
@@ -91,11 +92,11 @@ class EarlyStopping(MonitorCallback):
 
     def on_train_end(self, logs=None):
         if self.stopped_epoch > 0 and self.verbose > 0:
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+            print_msg(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             if self.verbose > 0:
-                print("Restoring model weights from the end of the best "
-                      f"epoch: {self.best_epoch + 1}.")
+                print_msg("Restoring model weights from the end of the best "
+                          f"epoch: {self.best_epoch + 1}.")
             self.model.set_weights(self.best_weights)
 
     def get_monitor_value(self, logs):

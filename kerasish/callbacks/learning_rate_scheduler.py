@@ -4,6 +4,7 @@ import numpy as np
 from kerasish.callbacks.callback import Callback
 from kerasish.callbacks.reduce_lr_on_plateau import current_lr
 from kerasish.saving.object_registration import builtin
+from kerasish.utils.config_utils import print_msg
 
 
 @builtin("keras.callbacks")
@@ -66,8 +67,8 @@ class LearningRateScheduler(Callback):
         learning_rate = self._new_lr(epoch, optimizer)
         optimizer.learning_rate = learning_rate
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting "
-                  f"learning rate to {learning_rate}.")
+            print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting "
+                      f"learning rate to {learning_rate}.")
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:

@@ -6,6 +6,7 @@ import numpy as np
 
 from kerasish.callbacks.monitor_callback import MonitorCallback
 from kerasish.saving.object_registration import builtin
+from kerasish.utils.config_utils import print_msg
 
 
 def _is_legacy_h5(filepath):
@@ -136,8 +137,8 @@ class ModelCheckpoint(MonitorCallback):
         try:
             self._get_file_path(epoch, None, logs)
         except KeyError as e:
-            print(f"\nEpoch {epoch + 1}: interrupted; not saving a "
-                  f"checkpoint ({e.args[0]})")
+            print_msg(f"\nEpoch {epoch + 1}: interrupted; not saving a "
+                      f"checkpoint ({e.args[0]})")
             return
         self._save_model(epoch, None, logs)
 
@@ -175,7 +176,7 @@ class ModelCheckpoint(MonitorCallback):
     def _should_save_model(self, epoch, logs, filepath):
         if not self.save_best_only:
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+                print_msg(f"\nEpoch {epoch + 1}: saving model to {filepath}")
             return True
         current = logs.get(self.monitor)
         if current is None:
@@ -192,13 +193,14 @@ class ModelCheckpoint(MonitorCallback):
         best = "None" if self.best is None else f"{self.best:.5f}"
         if self._is_improvement(current, self.best):
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from "
-                      f"{best} to {current:.5f}, saving model to {filepath}")
+                print_msg(f"\nEpoch {epoch + 1}: {self.monitor} improved "
+                          f"from {best} to {current:.5f}, saving model to "
+                          f"{filepath}")
             self.best = current
             return True
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve "
-                  f"from {best}")
+            print_msg(f"\nEpoch {epoch + 1}: {self.monitor} did not improve "
+                      f"from {best}")
         return False
 
     def _save_model(self, epoch, batch, logs):
@@ -215,7 +217,8 @@ class ModelCheckpoint(MonitorCallback):
             os.makedirs(dirname, exist_ok=True)
         _write(self.model, filepath, self.save_weights_only)
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")
+            print_msg(f"\nEpoch {epoch + 1}: finished saving model to "
+                      f"{filepath}")
         self._retain(filepath)
 
     def _retain(self, filepath):

@@ -26,6 +26,8 @@ import time
 
 from kerasish.callbacks.callback import Callback
 from kerasish.saving.object_registration import builtin
+from kerasish.utils.config_utils import (is_interactive_logging_enabled,
+                                         print_msg)
 
 _DISPLAYS = ("auto", "bar", "lines")
 
@@ -134,6 +136,8 @@ class ProgbarLogger(Callback):
         self.target = params.get("steps")
 
     def _use_bar(self):
+        if not is_interactive_logging_enabled():
+            return False    # one logged line per epoch, no bar
         display = self.display
         if display == "auto":
             display = os.environ.get("KERASISH_PROGRESS", "auto")
@@ -142,6 +146,9 @@ class ProgbarLogger(Callback):
         return display == "bar"
 
     def _print(self, text):
+        if not is_interactive_logging_enabled():
+            print_msg(text)     # to the "kerasish" logger
+            return
         print(text, file=self.stream, flush=True)
 
     # -- one progress run (an epoch, an evaluation, a prediction) ------------

@@ -5,6 +5,7 @@ import numpy as np
 
 from kerasish.callbacks.monitor_callback import MonitorCallback
 from kerasish.saving.object_registration import builtin
+from kerasish.utils.config_utils import print_msg
 
 
 def current_lr(optimizer):
@@ -106,8 +107,8 @@ class ReduceLROnPlateau(MonitorCallback):
         new_lr = max(old_lr * self.factor, self.min_lr)
         optimizer.learning_rate = new_lr
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing "
-                  f"learning rate to {new_lr}.")
+            print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing "
+                      f"learning rate to {new_lr}.")
         return True
 
     def get_state(self):

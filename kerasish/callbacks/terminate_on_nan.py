@@ -3,6 +3,7 @@ import numpy as np
 
 from kerasish.callbacks.callback import Callback
 from kerasish.saving.object_registration import builtin
+from kerasish.utils.config_utils import print_msg
 
 
 @builtin("keras.callbacks")
@@ -41,5 +42,5 @@ class TerminateOnNaN(Callback):
             raise RuntimeError(
                 f"NaN or Inf loss encountered at batch {batch}. "
                 f"Loss value: {loss}. Terminating training immediately.")
-        print(f"Batch {batch}: Invalid loss, terminating training")
+        print_msg(f"Batch {batch}: Invalid loss, terminating training")
         self.model.stop_training = True

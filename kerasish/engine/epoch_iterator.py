@@ -33,8 +33,11 @@ class EpochIterator:
 
     def __init__(self, adapter, steps_per_epoch=None,
                  restart_each_epoch=False):
+        from kerasish.utils.config_utils import capped_steps
         self.adapter = adapter
-        self.steps_per_epoch = steps_per_epoch
+        # keras.config.set_max_steps_per_epoch caps every loop (debug runs).
+        self.steps_per_epoch = capped_steps(steps_per_epoch,
+                                            adapter.num_batches)
         self.restart_each_epoch = restart_each_epoch
         self._pass = 0
         self._iterator = None

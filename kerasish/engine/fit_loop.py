@@ -53,8 +53,10 @@ class FitLoop:
         self.runtime = model._runtime_or_default()
 
     def run(self):
+        from kerasish.utils.config_utils import capped_epochs
         a = self.args
         _check_validation_freq(a["validation_freq"])
+        a["epochs"] = capped_epochs(a["epochs"])  # keras.config.max_epochs
         x, y, sw, val_data = self._split_validation()
         adapter = get_data_adapter(x, y, sw, a["batch_size"],
                                    a["steps_per_epoch"], a["shuffle"],

@@ -11,6 +11,7 @@ from kerasish.layers.attention import attention_equations as eqs
 from kerasish.layers.core.einsum_dense import EinsumDense
 from kerasish.layers.regularization.dropout import Dropout
 from kerasish.saving.object_registration import builtin
+from kerasish.utils import config_utils
 
 
 @builtin("keras.layers")
@@ -33,7 +34,10 @@ class MultiHeadAttention(Layer):
         attention_axes: Axes over which attention is applied (all axes
             but batch, heads and features by default).
         sliding_window: Optional int: attend only within that distance.
-        flash_attention: Accepted for compatibility (no effect here).
+        flash_attention: `None` (default: follow
+            `keras.config.is_flash_attention_enabled()`; the numpy runtime
+            then computes attention normally). `True` raises, as on Keras's
+            numpy backend, when the fused path would be taken.
         kernel_initializer, bias_initializer, kernel_regularizer,
         bias_regularizer, activity_regularizer, kernel_constraint,
         bias_constraint: For the projection sublayers.
@@ -83,7 +87,8 @@ class MultiHeadAttention(Layer):
         self._dropout, self._use_bias, self._use_gate = (dropout, use_bias,
                                                          use_gate)
         self._output_shape = _output_shape_arg(output_shape)
-        self._flash_attention = flash_attention
+        self._flash_attention = flash_attention or \
+            config_utils.is_flash_attention_enabled()
         self._kernel_initializer = initializers.get(kernel_initializer)
         self._bias_initializer = initializers.get(bias_initializer)
         self._kernel_regularizer = regularizers.get(kernel_regularizer)
@@ -100,7 +105,7 @@ class MultiHeadAttention(Layer):
         self._sliding_window = sliding_window
         self.seed = seed
         self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(key_dim))
-        if flash_attention and dropout > 0.0:
+        if self._flash_attention and dropout > 0.0:
             raise ValueError(
                 "Dropout is not supported when flash attention is enabled. "
                 "Please set dropout to 0.0 to use flash attention.")
@@ -231,6 +236,12 @@ class MultiHeadAttention(Layer):
                 "Returning attention scores is not supported when flash "
                 "attention is enabled. Please disable flash attention to "
                 "access attention scores.")
+        if self._flash_attention and not (
+                self._dropout > 0 or return_attention_scores or
+                query.ndim != 4):
+            # Keras's numpy backend has no flash kernel for the fused path.
+            raise ValueError(
+                "Flash attention is not supported in numpy backend.")
         query = ops.multiply(query, ops.cast(self._inverse_sqrt_key_dim,
                                              query.dtype))
         scores = ops.einsum(self._dot_product_equation, key, query)
