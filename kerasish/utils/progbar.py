@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 
+from kerasish.utils.config_utils import print_msg
+
 _BOLD, _GREEN, _WHITE, _RESET = "\x1b[1m", "\x1b[32m", "\x1b[37m", "\x1b[0m"
 
 
@@ -51,8 +53,9 @@ def _average(entry):
 
 
 def _write(message):
-    sys.stdout.write(message)
-    sys.stdout.flush()
+    # Through print_msg: `keras.config.disable_interactive_logging()` sends
+    # the bar to the "kerasish" logger instead, as in Keras.
+    print_msg(message, line_break=False)
 
 
 class Progbar:
