@@ -17,3 +17,4 @@ from kerasish.utils.config_utils import (  # noqa: F401,E402
     enable_interactive_logging, disable_interactive_logging,
     is_interactive_logging_enabled)
 from kerasish.utils.config_dict import Config  # noqa: F401,E402
+from kerasish.utils.file_utils import get_file  # noqa: F401,E402
