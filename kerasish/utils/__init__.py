@@ -12,6 +12,7 @@ from kerasish.utils.py_dataset import PyDataset, Sequence  # noqa: F401
 from kerasish.utils.plotting import (model_to_dot, plot_model,  # noqa: F401
                                      plot_history)
 from kerasish.utils.sequence_utils import pad_sequences  # noqa: F401,E402
+from kerasish.utils import bounding_boxes  # noqa: F401,E402
 from kerasish.utils.progbar import Progbar  # noqa: F401,E402
 from kerasish.utils.config_utils import (  # noqa: F401,E402
     enable_interactive_logging, disable_interactive_logging,
