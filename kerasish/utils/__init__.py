@@ -19,3 +19,5 @@ from kerasish.utils.config_utils import (  # noqa: F401,E402
     is_interactive_logging_enabled)
 from kerasish.utils.config_dict import Config  # noqa: F401,E402
 from kerasish.utils.file_utils import get_file  # noqa: F401,E402
+from kerasish.utils.image_utils import (load_img, save_img,  # noqa: F401,E402
+                                        img_to_array, array_to_img)
