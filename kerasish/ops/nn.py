@@ -22,6 +22,7 @@ from kerasish.ops.symbolic import keras_op
 from kerasish.ops.nn_activations import *  # noqa: F401,F403
 from kerasish.ops.nn_activations import _float, log_sigmoid
 from kerasish.ops.nn_normalization import *  # noqa: F401,F403
+from kerasish.ops.nn_attention import dot_product_attention  # noqa: F401
 from kerasish.ops import nn_activations, nn_normalization
 
 # Exactly the names of `keras.ops.nn`; helpers imported above stay private.
@@ -30,7 +31,8 @@ __all__ = sorted(nn_activations.__all__ + nn_normalization.__all__ + [
     "sparse_categorical_crossentropy", "binary_crossentropy", "moments",
     "normalize", "polar", "unfold", "fold", "depth_to_space",
     "space_to_depth", "ctc_loss", "ctc_decode", "average_pool", "conv",
-    "conv_transpose", "depthwise_conv", "max_pool", "separable_conv"])
+    "conv_transpose", "depthwise_conv", "max_pool", "separable_conv",
+    "dot_product_attention", "adaptive_average_pool", "adaptive_max_pool"])
 
 
 @keras_op
@@ -248,4 +250,5 @@ def normalize(x, axis=-1, order=2, epsilon=None):
 from kerasish.ops.nn_extra import *  # noqa: F401,F403,E402
 # keras.ops.nn also exposes the convolution and pooling ops.
 from kerasish.ops.conv import (average_pool, conv, conv_transpose,  # noqa: F401,E402,E501
-                               depthwise_conv, max_pool, separable_conv)
+                               depthwise_conv, max_pool, separable_conv,
+                               adaptive_average_pool, adaptive_max_pool)
