@@ -179,6 +179,8 @@ from kerasish.layers.preprocessing.string_lookup import (  # noqa: F401
 from kerasish.layers.preprocessing.hashed_crossing import (  # noqa: F401
     HashedCrossing)
 from kerasish.layers.preprocessing.hashing import Hashing  # noqa: F401
+from kerasish.layers.preprocessing.text_vectorization import (  # noqa: F401,E501
+    TextVectorization)
 
 # -- feature columns ----------------------------------------------------------------
 from kerasish.feature_column.dense_features import DenseFeatures  # noqa: F401,E402
