@@ -134,6 +134,8 @@ from kerasish.layers.attention.additive_attention import (  # noqa: F401
     AdditiveAttention)
 from kerasish.layers.attention.multi_head_attention import (  # noqa: F401
     MultiHeadAttention)
+from kerasish.layers.attention.grouped_query_attention import (  # noqa: F401,E501
+    GroupQueryAttention)
 
 # -- merging ----------------------------------------------------------------------
 from kerasish.layers.merging.add import Add, add  # noqa: F401
@@ -181,6 +183,10 @@ from kerasish.layers.preprocessing.hashed_crossing import (  # noqa: F401
 from kerasish.layers.preprocessing.hashing import Hashing  # noqa: F401
 from kerasish.layers.preprocessing.text_vectorization import (  # noqa: F401,E501
     TextVectorization)
+from kerasish.layers.preprocessing.audio.stft_spectrogram import (  # noqa: F401,E501
+    STFTSpectrogram)
+from kerasish.layers.preprocessing.audio.mel_spectrogram import (  # noqa: F401,E501
+    MelSpectrogram)
 
 # -- feature columns ----------------------------------------------------------------
 from kerasish.feature_column.dense_features import DenseFeatures  # noqa: F401,E402
