@@ -134,8 +134,6 @@ from kerasish.layers.attention.additive_attention import (  # noqa: F401
     AdditiveAttention)
 from kerasish.layers.attention.multi_head_attention import (  # noqa: F401
     MultiHeadAttention)
-from kerasish.layers.attention.grouped_query_attention import (  # noqa: F401,E501
-    GroupQueryAttention)
 
 # -- merging ----------------------------------------------------------------------
 from kerasish.layers.merging.add import Add, add  # noqa: F401
