@@ -23,3 +23,21 @@ from kerasish.backend.random import SeedGenerator  # noqa: F401
 from kerasish import data  # noqa: F401,E402
 from kerasish import train  # noqa: F401,E402
 from kerasish import feature_column, estimator  # noqa: F401,E402
+
+# Namespaces and names loaded on first use (keeps `import kerasish` fast).
+_LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers")
+_LAZY_NAMES = {"FloatDTypePolicy": "kerasish.dtype_policies",
+               "Quantizer": "kerasish.quantizers"}
+
+
+def __getattr__(name):
+    import importlib
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"kerasish.{name}")
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    raise AttributeError(f"module 'kerasish' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_LAZY_NAMES))

@@ -7,6 +7,19 @@ _ALIASES = {"float": "float32", "int": "int32", "double": "float64",
             "half": "float16", "bool_": "bool", "str": "string"}
 
 STRING = "string"   # Keras's name for text tensors: numpy unicode arrays
+# Float dtypes numpy lacks; the `ml_dtypes` package (what JAX and Keras use)
+# registers them with numpy. Their numpy kind is "V", not "f".
+ML_FLOATS = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+
+
+def require_ml_dtypes(name):
+    """Import `ml_dtypes` (registering its dtypes) or say how to get it."""
+    try:
+        import ml_dtypes  # noqa: F401
+    except ImportError:
+        raise ImportError(
+            f"dtype '{name}' needs the `ml_dtypes` package: "
+            "pip install kerasish[ml-dtypes]") from None
 
 
 def is_string_dtype(dtype):
@@ -43,9 +56,9 @@ def standardize_dtype(dtype):
             name = np.dtype(dtype).name
         except TypeError:
             raise ValueError(f"Invalid dtype: {dtype!r}") from None
-    if name == "bfloat16":
-        raise ValueError("bfloat16 is not supported by the numpy runtime. "
-                         "Received: dtype='bfloat16'")
+    if name in ML_FLOATS:
+        require_ml_dtypes(name)
+        return name
     try:
         np.dtype(name)
     except TypeError:
@@ -54,13 +67,15 @@ def standardize_dtype(dtype):
 
 
 def is_float(dtype):
-    return np.dtype(standardize_dtype(dtype)).kind == "f"
+    name = standardize_dtype(dtype)
+    return name in ML_FLOATS or np.dtype(name).kind == "f"
 
 
 def result_type(*dtypes):
     """Keras's promotion: any float wins over ints (int32 + float32 -> float32)."""
     names = [standardize_dtype(d) for d in dtypes]
-    floats = [n for n in names if np.dtype(n).kind in "fc"]
+    floats = [n for n in names if n in ML_FLOATS or
+              np.dtype(n).kind in "fc"]
     if floats:
         return np.result_type(*floats).name
     return np.result_type(*names).name

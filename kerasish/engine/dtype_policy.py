@@ -1,78 +1,185 @@
-"""`DTypePolicy`: a layer's variable dtype and compute dtype."""
-from kerasish.backend import config
-from kerasish.backend.dtypes import standardize_dtype
+"""`DTypePolicy`: a layer's variable dtype and compute dtype.
 
+The float policies live here because every layer needs one at creation;
+the quantized policies and `DTypePolicyMap` live in `kerasish.dtype_policies`
+and are imported only when a quantized name or config shows up.
+"""
+from kerasish.backend import config
+from kerasish.backend.dtypes import is_float, standardize_dtype
+from kerasish.saving.object_registration import builtin
+
+QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
+_MIXED = {"mixed_float16": ("float16", "float32"),
+          "mixed_bfloat16": ("bfloat16", "float32")}
 _GLOBAL_POLICY = [None]
 
 
+@builtin("keras")
 class DTypePolicy:
-    """Variable and compute dtypes of a layer.
+    """A dtype policy for a layer: its compute dtype and variable dtype.
 
-    `"float32"` computes and stores in float32; `"mixed_float16"` stores
-    variables in float32 and computes in float16.
+    Pass a policy (or its name) as a layer's `dtype` argument, or set a
+    global one with `kerasish.config.set_dtype_policy`. A float dtype name
+    (`"float32"`, `"float64"`, `"float16"`, `"bfloat16"`) computes and
+    stores in that dtype; `"mixed_float16"` and `"mixed_bfloat16"` keep
+    the variables in float32 and compute in float16 / bfloat16 (the
+    layers cast their inputs, and read their variables cast, to the
+    compute dtype). bfloat16 arrays need the `ml_dtypes` package
+    (`pip install kerasish[ml-dtypes]`).
 
     Args:
-        name: `"float32"`, `"float64"`, `"float16"`, `"mixed_float16"`, ...
+        name: The policy name. Defaults to the global policy's name.
 
     Example:
 
-    >>> policy = kerasish.DTypePolicy("float64")
+    >>> policy = kerasish.DTypePolicy("mixed_float16")
     >>> policy.compute_dtype, policy.variable_dtype
-    ('float64', 'float64')
+    ('float16', 'float32')
+    >>> kerasish.layers.Dense(2, dtype="float64").dtype_policy
+    <DTypePolicy "float64">
     """
 
     def __init__(self, name=None):
-        name = name or config.floatx()
+        if name is None:
+            name = dtype_policy().name
+        self._name = name
+        self._compute_dtype, self._variable_dtype = self._parse_name(name)
+        self._quantization_mode = None
+
+    def _parse_name(self, name):
+        """`(compute_dtype, variable_dtype)` of a float policy name."""
         if not isinstance(name, str):
             raise TypeError(
                 "'name' must be a string, such as 'mixed_float16'. "
                 f"Received: name={name} (of type {type(name)})")
-        if name.startswith("mixed_"):
-            self._compute = standardize_dtype(name[len("mixed_"):])
-            self._variable = "float32"
-        else:
-            self._compute = self._variable = standardize_dtype(name)
-        self._name = name
+        if name in _MIXED:
+            return _MIXED[name]
+        try:
+            dtype = standardize_dtype(name)
+        except (ValueError, TypeError):
+            raise ValueError(
+                f"Cannot convert '{name}' to a mixed precision DTypePolicy. "
+                "Valid policies include 'mixed_float16', 'mixed_bfloat16', "
+                "and the name of any float dtype such as 'float32'."
+            ) from None
+        return dtype, dtype
 
     @property
     def name(self):
+        """The policy's name."""
         return self._name
 
     @property
     def compute_dtype(self):
-        return self._compute
+        """The dtype layers compute in (and usually output)."""
+        return self._compute_dtype
 
     @property
     def variable_dtype(self):
-        return self._variable
+        """The dtype layers create their variables in."""
+        return self._variable_dtype
 
-    def __repr__(self):
-        return f'<DTypePolicy "{self._name}">'
+    @property
+    def quantization_mode(self):
+        """The quantization mode (`"int8"`, ...), `None` for float ones."""
+        return self._quantization_mode
 
-    def __eq__(self, other):
-        return isinstance(other, DTypePolicy) and other._name == self._name
+    def convert_input(self, x, autocast, dtype):
+        """Convert an array-like `x` to a tensor, casting floats to `dtype`.
 
-    __hash__ = object.__hash__
+        Integer and boolean inputs keep their dtype; float inputs are cast
+        when `autocast` is true and their dtype differs.
+        """
+        from kerasish import ops
+        from kerasish.backend.tensor import Tensor
+        from kerasish.engine.keras_tensor import KerasTensor
+        dtype = standardize_dtype(dtype)
+        if not isinstance(x, (Tensor, KerasTensor)):
+            if not hasattr(x, "__array__") and \
+                    not isinstance(x, (int, float, list, tuple)):
+                return x
+            x = ops.convert_to_tensor(x)
+        if autocast and is_float(x.dtype) and \
+                standardize_dtype(x.dtype) != dtype:
+            x = ops.cast(x, dtype)
+        return x
 
     def get_config(self):
-        return {"name": self._name}
+        return {"name": self.name}
 
     @classmethod
     def from_config(cls, config):
         return cls(**config)
 
+    def __repr__(self):
+        class_name = type(self).__name__
+        if class_name == "FloatDTypePolicy":
+            class_name = "DTypePolicy"
+        return f'<{class_name} "{self._name}">'
+
+    def __eq__(self, other):
+        if type(self) in (DTypePolicy, FloatDTypePolicy):
+            if type(other) not in (DTypePolicy, FloatDTypePolicy):
+                return False
+        elif type(other) is not type(self):
+            return False
+        return self._name == other._name
+
+    __hash__ = object.__hash__
+
+
+@builtin("keras")
+class FloatDTypePolicy(DTypePolicy):
+    """Alias of `DTypePolicy` (Keras keeps it for older configs).
+
+    Example:
+
+    >>> kerasish.dtype_policies.FloatDTypePolicy("float32")
+    <DTypePolicy "float32">
+    """
+
 
 def get(identifier):
-    """Resolve None / str / dict / DTypePolicy to a `DTypePolicy`."""
+    """Resolve None / a name / a config dict / a policy to a `DTypePolicy`.
+
+    Args:
+        identifier: `None` (the global policy), a policy name such as
+            `"mixed_float16"` or `"int8_from_float32"`, a serialized policy
+            dict, or a `DTypePolicy`.
+
+    Example:
+
+    >>> get("mixed_bfloat16").compute_dtype
+    'bfloat16'
+    """
     if identifier is None:
         return dtype_policy()
     if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):
-        return DTypePolicy(**identifier.get("config", identifier))
-    return DTypePolicy(standardize_dtype(identifier)
-                       if not str(identifier).startswith("mixed_")
-                       else identifier)
+        return _from_dict(identifier)
+    if isinstance(identifier, str):
+        if identifier.startswith(QUANTIZATION_MODES):
+            from kerasish.dtype_policies import quantized_policies
+            return quantized_policies.policy_from_name(identifier)
+        return DTypePolicy(identifier)
+    try:
+        return DTypePolicy(standardize_dtype(identifier))
+    except (ValueError, TypeError):
+        raise ValueError(
+            "Cannot interpret `dtype` argument. Expected a string or an "
+            f"instance of DTypePolicy. Received: dtype={identifier}"
+        ) from None
+
+
+def _from_dict(identifier):
+    name = identifier.get("class_name")
+    if name in (None, "DTypePolicy", "FloatDTypePolicy"):
+        inner = identifier.get("config", identifier)
+        cls = FloatDTypePolicy if name == "FloatDTypePolicy" else DTypePolicy
+        return cls.from_config(dict(inner))
+    from kerasish import dtype_policies
+    return dtype_policies.deserialize(identifier)
 
 
 def dtype_policy():
@@ -90,8 +197,9 @@ def set_dtype_policy(policy):
     """Set the global dtype policy used by layers created afterwards.
 
     Args:
-        policy: A `DTypePolicy`, a policy name such as `"float64"` or
-            `"mixed_float16"`, or `None` for the default (floatx).
+        policy: A `DTypePolicy`, a policy name such as `"float64"`,
+            `"mixed_float16"` or `"int8_from_float32"`, or `None` for the
+            default (floatx).
 
     Example:
 
@@ -100,4 +208,9 @@ def set_dtype_policy(policy):
     'float64'
     >>> kerasish.config.set_dtype_policy(None)
     """
+    if policy is not None and not isinstance(policy, (DTypePolicy, str)):
+        raise ValueError(
+            "Invalid `policy` argument. Expected the string name of a policy "
+            "(such as 'mixed_float16') or a `DTypePolicy` instance. "
+            f"Received: policy={policy} (of type {type(policy)})")
     _GLOBAL_POLICY[0] = get(policy) if policy is not None else None
