@@ -12,6 +12,8 @@ from kerasish.saving.object_registration import builtin as _builtin
 from kerasish.layers.core.dense import Dense  # noqa: F401
 from kerasish.layers.core.einsum_dense import EinsumDense  # noqa: F401
 from kerasish.layers.core.embedding import Embedding  # noqa: F401
+from kerasish.layers.core.reversible_embedding import (  # noqa: F401
+    ReversibleEmbedding)
 from kerasish.layers.core.identity import Identity  # noqa: F401
 from kerasish.layers.core.lambda_layer import Lambda  # noqa: F401
 from kerasish.layers.core.masking import Masking  # noqa: F401
@@ -134,6 +136,8 @@ from kerasish.layers.attention.additive_attention import (  # noqa: F401
     AdditiveAttention)
 from kerasish.layers.attention.multi_head_attention import (  # noqa: F401
     MultiHeadAttention)
+from kerasish.layers.attention.grouped_query_attention import (  # noqa: F401,E501
+    GroupQueryAttention)
 
 # -- merging ----------------------------------------------------------------------
 from kerasish.layers.merging.add import Add, add  # noqa: F401

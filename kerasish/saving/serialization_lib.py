@@ -117,7 +117,10 @@ def _serialize_object(obj):
             else None
     else:
         module, registered_name = _module_of(cls), cls.__name__
-    config = {"module": module, "class_name": cls.__name__,
+    # `_keras_class_name`: Keras's exported name where it differs from the
+    # class's (GroupedQueryAttention is `keras.layers.GroupQueryAttention`).
+    class_name = cls.__dict__.get("_keras_class_name", cls.__name__)
+    config = {"module": module, "class_name": class_name,
               "config": _object_config(obj),
               "registered_name": registered_name}
     for key, getter in (("build_config", "get_build_config"),
