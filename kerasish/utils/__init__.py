@@ -21,3 +21,4 @@ from kerasish.utils.config_dict import Config  # noqa: F401,E402
 from kerasish.utils.file_utils import get_file  # noqa: F401,E402
 from kerasish.utils.image_utils import (load_img, save_img,  # noqa: F401,E402
                                         img_to_array, array_to_img)
+from kerasish.utils.feature_space import FeatureSpace  # noqa: F401,E402
