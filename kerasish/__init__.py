@@ -25,7 +25,8 @@ from kerasish import train  # noqa: F401,E402
 from kerasish import feature_column, estimator  # noqa: F401,E402
 
 # Namespaces and names loaded on first use (keeps `import kerasish` fast).
-_LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers")
+_LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
+                 "applications")
 _LAZY_NAMES = {"FloatDTypePolicy": "kerasish.dtype_policies",
                "Quantizer": "kerasish.quantizers"}
 
