@@ -125,6 +125,9 @@ from kerasish.layers.rnn.simple_rnn import (  # noqa: F401
     SimpleRNN, SimpleRNNCell)
 from kerasish.layers.rnn.lstm import LSTM, LSTMCell  # noqa: F401
 from kerasish.layers.rnn.gru import GRU, GRUCell  # noqa: F401
+from kerasish.layers.rnn.conv_lstm1d import ConvLSTM1D  # noqa: F401
+from kerasish.layers.rnn.conv_lstm2d import ConvLSTM2D  # noqa: F401
+from kerasish.layers.rnn.conv_lstm3d import ConvLSTM3D  # noqa: F401
 from kerasish.layers.rnn.bidirectional import Bidirectional  # noqa: F401
 from kerasish.layers.rnn.wrapper import Wrapper  # noqa: F401
 from kerasish.layers.rnn.time_distributed import (  # noqa: F401
