@@ -188,8 +188,10 @@ class Dataset:
                                  len(chunk) < batch_size):
                     return
                 yield _stack(chunk)
-        return Dataset(iterate, _batched_cardinality(
+        out = Dataset(iterate, _batched_cardinality(
             self._cardinality, batch_size, drop_remainder))
+        out._batch_size = batch_size    # as tf.data: split_dataset reads it
+        return out
 
     def unbatch(self):
         """Split each element along its first axis."""
@@ -347,8 +349,10 @@ class _Slices(Dataset):
                 leaves = [np.take(a, rows, axis=0) for a in self._leaves]
                 yield tree.pack_sequence_as(self._data, leaves) \
                     if tree.is_nested(self._data) else leaves[0]
-        return Dataset(iterate, _batched_cardinality(
+        out = Dataset(iterate, _batched_cardinality(
             self._cardinality, batch_size, drop_remainder))
+        out._batch_size = batch_size    # as tf.data: split_dataset reads it
+        return out
 
 
 def _stack(elements):

@@ -22,3 +22,10 @@ from kerasish.utils.file_utils import get_file  # noqa: F401,E402
 from kerasish.utils.image_utils import (load_img, save_img,  # noqa: F401,E402
                                         img_to_array, array_to_img)
 from kerasish.utils.feature_space import FeatureSpace  # noqa: F401,E402
+from kerasish.utils.dataset_utils import split_dataset  # noqa: F401,E402
+from kerasish.utils.image_dataset import (  # noqa: F401,E402
+    image_dataset_from_directory)
+from kerasish.utils.text_dataset import (  # noqa: F401,E402
+    text_dataset_from_directory)
+from kerasish.utils.audio_dataset import (  # noqa: F401,E402
+    audio_dataset_from_directory)
