@@ -192,6 +192,7 @@ from kerasish.layers.preprocessing.audio.stft_spectrogram import (  # noqa: F401
     STFTSpectrogram)
 from kerasish.layers.preprocessing.audio.mel_spectrogram import (  # noqa: F401,E501
     MelSpectrogram)
+from kerasish.layers.preprocessing.image import *  # noqa: F401,F403,E402
 
 # -- feature columns ----------------------------------------------------------------
 from kerasish.feature_column.dense_features import DenseFeatures  # noqa: F401,E402

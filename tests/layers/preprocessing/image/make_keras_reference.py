@@ -65,8 +65,12 @@ def _jsonable(value):
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     array = np.asarray(value)
+    values = array.ravel().tolist()
+    if array.dtype.kind == "f":
+        # 9 significant digits restore a float32 exactly.
+        values = [float(f"{v:.9g}") for v in values]
     return {"dtype": str(array.dtype), "shape": list(array.shape),
-            "values": array.ravel().tolist()}
+            "values": values}
 
 
 def main():
@@ -78,7 +82,149 @@ def main():
         json.dump(_jsonable(reference), f, separators=(",", ":"))
 
 
-LAYER_CASES = []
+def _images(seed, shape, integer=False):
+    rng = np.random.default_rng(seed)
+    images = rng.uniform(0, 255, shape)
+    return images.round().astype("uint8") if integer else \
+        images.astype("float32")
+
+
+# (case name, layer class name, constructor arguments, input) run in
+# training mode; deterministic settings only.
+IMAGES = _images(1, (2, 6, 7, 3))
+SMALL = _images(2, (1, 5, 6, 3))
+LAYER_CALLS = [
+    ("resize_bilinear", "Resizing", {"height": 4, "width": 5}, IMAGES),
+    ("resize_up_bicubic", "Resizing",
+     {"height": 10, "width": 11, "interpolation": "bicubic"}, IMAGES),
+    ("resize_nearest", "Resizing",
+     {"height": 5, "width": 4, "interpolation": "nearest"}, IMAGES),
+    ("resize_antialias", "Resizing",
+     {"height": 3, "width": 4, "antialias": True}, IMAGES),
+    ("resize_crop_aspect", "Resizing",
+     {"height": 4, "width": 4, "crop_to_aspect_ratio": True}, IMAGES),
+    ("resize_pad_aspect", "Resizing",
+     {"height": 4, "width": 4, "pad_to_aspect_ratio": True,
+      "fill_value": 7.0}, IMAGES),
+    ("resize_uint8", "Resizing", {"height": 4, "width": 6},
+     _images(3, (2, 7, 9, 3), integer=True)),
+    ("resize_channels_first", "Resizing",
+     {"height": 4, "width": 3, "data_format": "channels_first"},
+     _images(4, (2, 3, 7, 9))),
+    ("center_crop", "CenterCrop", {"height": 3, "width": 5}, IMAGES),
+    ("center_crop_upscale", "CenterCrop", {"height": 9, "width": 6}, IMAGES),
+    ("rotation_90", "RandomRotation", {"factor": (0.25, 0.25)}, IMAGES),
+    ("rotation_small_constant", "RandomRotation",
+     {"factor": (0.1, 0.1), "fill_mode": "constant", "fill_value": 3.0},
+     IMAGES),
+    ("rotation_wrap_nearest", "RandomRotation",
+     {"factor": (-0.15, -0.15), "fill_mode": "wrap",
+      "interpolation": "nearest"}, IMAGES),
+    ("rotation_nearest_fill", "RandomRotation",
+     {"factor": (0.2, 0.2), "fill_mode": "nearest"}, IMAGES),
+    ("translation", "RandomTranslation",
+     {"height_factor": (0.2, 0.2), "width_factor": (-0.3, -0.3)}, IMAGES),
+    ("translation_constant", "RandomTranslation",
+     {"height_factor": (-0.25, -0.25), "width_factor": (0.1, 0.1),
+      "fill_mode": "constant"}, IMAGES),
+    ("zoom_in", "RandomZoom", {"height_factor": (-0.3, -0.3)}, IMAGES),
+    ("zoom_out_constant", "RandomZoom",
+     {"height_factor": (0.5, 0.5), "width_factor": (0.2, 0.2),
+      "fill_mode": "constant"}, IMAGES),
+    ("contrast", "RandomContrast",
+     {"factor": (-0.5, 0.5), "value_range": (0, 255)}, IMAGES),
+    ("brightness", "RandomBrightness", {"factor": (0.2, 0.2)}, IMAGES),
+    ("brightness_darken_unit", "RandomBrightness",
+     {"factor": (-0.3, -0.3), "value_range": (0, 1)}, IMAGES / 255.0),
+    ("color_degeneration", "RandomColorDegeneration",
+     {"factor": (0.4, 0.4)}, IMAGES),
+    ("grayscale", "RandomGrayscale", {"factor": 1.0}, IMAGES),
+    ("saturation", "RandomSaturation",
+     {"factor": (0.3, 0.3), "value_range": (0, 1)}, IMAGES / 255.0),
+    ("sharpness", "RandomSharpness", {"factor": (0.8, 0.8)}, IMAGES),
+    ("invert", "RandomInvert", {"factor": (1.0, 1.0)}, IMAGES),
+    ("posterization", "RandomPosterization", {"factor": (3, 3)}, IMAGES),
+    ("posterization_unit", "RandomPosterization",
+     {"factor": (5, 5), "value_range": (0, 1)}, IMAGES / 255.0),
+    ("solarization", "Solarization", {}, IMAGES),
+    ("solarization_unit", "Solarization", {"value_range": (0, 1)},
+     IMAGES / 255.0),
+    ("auto_contrast", "AutoContrast", {}, IMAGES),
+    ("auto_contrast_unit", "AutoContrast", {"value_range": (0, 1)},
+     IMAGES / 400.0),
+    ("equalization", "Equalization", {}, IMAGES[:1]),
+    ("equalization_bins", "Equalization", {"bins": 16},
+     _images(5, (1, 16, 16, 3), integer=True)),
+    ("clahe", "ContrastLimitedAdaptiveHistogramEqualization",
+     {"tile_grid_size": (2, 3)}, _images(6, (2, 8, 9, 3))),
+    ("clahe_padded_clip", "ContrastLimitedAdaptiveHistogramEqualization",
+     {"tile_grid_size": (3, 2), "clip_limit": 2.0},
+     _images(7, (1, 10, 7, 2))),
+    ("clahe_unit", "ContrastLimitedAdaptiveHistogramEqualization",
+     {"tile_grid_size": (2, 2), "value_range": (0, 1)},
+     _images(8, (1, 6, 6, 1)) / 255.0),
+    ("gaussian_blur", "RandomGaussianBlur",
+     {"factor": (1.0, 1.0), "kernel_size": 5, "sigma": (0.7, 0.7)}, SMALL),
+]
+
+# Bounding boxes through deterministic geometric layers ("xyxy" unless
+# the case says otherwise).
+BOX_IMAGES = np.zeros((2, 20, 30, 3), "float32")
+BOXES = {"boxes": np.array([[[2.0, 3.0, 10.0, 12.0], [15.0, 1.0, 28.0, 9.0],
+                             [0.0, 0.0, 0.0, 0.0]],
+                            [[5.0, 5.0, 25.0, 18.0], [1.0, 10.0, 4.0, 19.0],
+                             [20.0, 2.0, 29.0, 6.0]]], "float32"),
+         "labels": np.array([[1, 2, -1], [3, 4, 5]], "int32")}
+BOX_CALLS = [
+    ("resize", "Resizing", {"height": 10, "width": 12}),
+    ("resize_pad", "Resizing",
+     {"height": 10, "width": 10, "pad_to_aspect_ratio": True}),
+    ("resize_crop", "Resizing",
+     {"height": 10, "width": 10, "crop_to_aspect_ratio": True}),
+    ("center_crop", "CenterCrop", {"height": 12, "width": 16}),
+    ("center_crop_upscale", "CenterCrop", {"height": 24, "width": 20}),
+    ("rotation", "RandomRotation", {"factor": (0.1, 0.1)}),
+    ("translation", "RandomTranslation",
+     {"height_factor": (0.2, 0.2), "width_factor": (-0.1, -0.1)}),
+    ("zoom", "RandomZoom", {"height_factor": (-0.2, -0.2)}),
+    ("zoom_out", "RandomZoom", {"height_factor": (0.3, 0.3)}),
+    ("resize_center_xywh", "Resizing",
+     {"height": 10, "width": 12, "bounding_box_format": "center_xywh"}),
+]
+
+
+def _run(class_name, kwargs, data):
+    layer = getattr(keras.layers, class_name)(**kwargs)
+    return layer(data, training=True)
+
+
+def layer_cases():
+    cases = {}
+    for name, class_name, kwargs, images in LAYER_CALLS:
+        cases[name] = {"class_name": class_name, "kwargs": kwargs,
+                       "input": images,
+                       "output": _run(class_name, kwargs, images)}
+    return cases
+
+
+def box_cases():
+    cases = {"images": BOX_IMAGES, "bounding_boxes": BOXES}
+    for name, class_name, kwargs in BOX_CALLS:
+        kwargs = {"bounding_box_format": "xyxy", **kwargs}
+        boxes = BOXES
+        if kwargs["bounding_box_format"] != "xyxy":
+            boxes = {**BOXES, "boxes": keras.utils.bounding_boxes
+                     .convert_format(BOXES["boxes"], "xyxy",
+                                     kwargs["bounding_box_format"])}
+        out = _run(class_name, kwargs, {"images": BOX_IMAGES,
+                                        "bounding_boxes": dict(boxes)})
+        cases[name] = {"class_name": class_name, "kwargs": kwargs,
+                       "input_boxes": boxes["boxes"],
+                       "output": out["bounding_boxes"]}
+    return cases
+
+
+LAYER_CASES = [("layers", layer_cases), ("boxes", box_cases)]
 
 if __name__ == "__main__":
     main()
