@@ -29,3 +29,5 @@ from kerasish.utils.text_dataset import (  # noqa: F401,E402
     text_dataset_from_directory)
 from kerasish.utils.audio_dataset import (  # noqa: F401,E402
     audio_dataset_from_directory)
+from kerasish.utils.timeseries_dataset import (  # noqa: F401,E402
+    timeseries_dataset_from_array)
