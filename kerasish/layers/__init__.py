@@ -132,6 +132,10 @@ from kerasish.layers.rnn.bidirectional import Bidirectional  # noqa: F401
 from kerasish.layers.rnn.wrapper import Wrapper  # noqa: F401
 from kerasish.layers.rnn.time_distributed import (  # noqa: F401
     TimeDistributed)
+# The framework wrappers import torch/jax/flax only when one is created.
+from kerasish.layers.wrappers.torch_module_wrapper import (  # noqa: F401,E501
+    TorchModuleWrapper)
+from kerasish.layers.wrappers.jax_layer import FlaxLayer, JaxLayer  # noqa: F401,E501
 
 # -- attention --------------------------------------------------------------------
 from kerasish.layers.attention.attention import Attention  # noqa: F401
