@@ -7,7 +7,7 @@ needs tensorflow-io for it) is a band-limited windowed-sinc interpolation.
 """
 import numpy as np
 
-from kerasish.utils import dataset_utils
+from kerasish.utils import directory_utils
 
 ALLOWED_FORMATS = (".wav",)
 
@@ -79,15 +79,15 @@ def audio_dataset_from_directory(
     >>> audio.shape, labels.tolist()
     ((2, 160, 1), [0, 1])
     """
-    dataset_utils.check_labels_args(labels, label_mode, class_names, "audio")
+    directory_utils.check_labels_args(labels, label_mode, class_names, "audio")
     _check_lengths(ragged, output_sequence_length, sampling_rate)
     if labels is None or label_mode is None:
         labels = label_mode = None
-    dataset_utils.check_validation_split_arg(validation_split, subset,
+    directory_utils.check_validation_split_arg(validation_split, subset,
                                              shuffle, seed)
     if seed is None:
         seed = np.random.randint(1e6)
-    paths, labels, class_names = dataset_utils.index_directory(
+    paths, labels, class_names = directory_utils.index_directory(
         directory, labels, formats=ALLOWED_FORMATS, class_names=class_names,
         shuffle=shuffle, seed=seed, follow_links=follow_links,
         verbose=verbose)
@@ -100,7 +100,7 @@ def audio_dataset_from_directory(
         return read_audio(path, sampling_rate, output_sequence_length)
 
     def make(split_paths, split_labels, shuffled):
-        ds = dataset_utils.folder_dataset(
+        ds = directory_utils.folder_dataset(
             split_paths, split_labels, label_mode,
             len(class_names) if class_names else 0, load, shuffle=shuffled,
             shuffle_buffer_size=batch_size * 8 if batch_size else 1024,
@@ -112,7 +112,7 @@ def audio_dataset_from_directory(
         ds.class_names = class_names
         return ds
 
-    return dataset_utils.folder_splits(
+    return directory_utils.folder_splits(
         paths, labels, validation_split, subset, shuffle, make,
         f"audio files found in directory {directory}. Allowed format(s): "
         f"{ALLOWED_FORMATS}")
@@ -132,7 +132,7 @@ def _check_lengths(ragged, output_sequence_length, sampling_rate):
                          f"Received: sampling_rate={sampling_rate}")
 
 
-# -- decoding -------------------------------------------------------------------
+# -- decoding -----------------------------------------------------------------
 def decode_wav(path, desired_samples=-1):
     """`(audio, rate)`: float32 `(samples, channels)` in [-1, 1) from a
     16-bit PCM WAV file, truncated or zero-padded to `desired_samples`
@@ -201,7 +201,7 @@ def resample(audio, rate_in, rate_out, zero_crossings=16, chunk=8192):
     return out
 
 
-# -- batching -------------------------------------------------------------------
+# -- batching -----------------------------------------------------------------
 def _stack_clips(clips, mode):
     channels = {clip.shape[1] for clip in clips}
     if len(channels) > 1:

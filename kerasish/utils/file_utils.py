@@ -79,7 +79,7 @@ def validate_file(fpath, file_hash, algorithm="auto", chunk_size=65535):
     return str(hash_file(fpath, hasher, chunk_size)) == str(file_hash)
 
 
-# -- where things go ------------------------------------------------------------
+# -- where things go ----------------------------------------------------------
 def _cache_folder(cache_dir, cache_subdir):
     base = os.path.expanduser(keras_home() if cache_dir is None
                               else cache_dir)
@@ -131,7 +131,7 @@ def _targets(folder, fname, provided, extract):
             os.path.join(folder, fname))
 
 
-# -- downloading ---------------------------------------------------------------
+# -- downloading --------------------------------------------------------------
 class _DownloadProgress:
     """`urlretrieve` report hook drawing a `Progbar` of bytes received."""
 
@@ -287,7 +287,7 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None,
     return extraction_dir
 
 
-# -- extraction ------------------------------------------------------------------
+# -- extraction ---------------------------------------------------------------
 def _inside(base, path):
     path = os.path.realpath(path)
     try:

@@ -7,7 +7,7 @@ pipeline does; images are float32 whatever the interpolation.
 import numpy as np
 
 from kerasish.backend import config
-from kerasish.utils import dataset_utils
+from kerasish.utils import directory_utils
 from kerasish.utils.image_utils import convert_mode, pil_image
 
 ALLOWLIST_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
@@ -93,7 +93,7 @@ def image_dataset_from_directory(
     >>> [tuple(images.shape) for images, labels in ds]
     [(2, 8, 8, 3), (1, 8, 8, 3)]
     """
-    dataset_utils.check_labels_args(labels, label_mode, class_names,
+    directory_utils.check_labels_args(labels, label_mode, class_names,
                                     "image")
     if labels is None or label_mode is None:
         labels = label_mode = None
@@ -104,11 +104,11 @@ def image_dataset_from_directory(
     if pad_to_aspect_ratio and crop_to_aspect_ratio:
         raise ValueError("Only one of `pad_to_aspect_ratio`, "
                          "`crop_to_aspect_ratio` can be set to `True`.")
-    dataset_utils.check_validation_split_arg(validation_split, subset,
+    directory_utils.check_validation_split_arg(validation_split, subset,
                                              shuffle, seed)
     if seed is None:
         seed = np.random.randint(1e6)
-    paths, labels, class_names = dataset_utils.index_directory(
+    paths, labels, class_names = directory_utils.index_directory(
         directory, labels, formats=ALLOWLIST_FORMATS,
         class_names=class_names, shuffle=shuffle, seed=seed,
         follow_links=follow_links, verbose=verbose)
@@ -121,7 +121,7 @@ def image_dataset_from_directory(
                      crop_to_aspect_ratio, pad_to_aspect_ratio)
 
     def make(split_paths, split_labels, shuffled):
-        ds = dataset_utils.folder_dataset(
+        ds = directory_utils.folder_dataset(
             split_paths, split_labels, label_mode,
             len(class_names) if class_names else 0, loader, shuffle=shuffled,
             shuffle_buffer_size=batch_size * 8 if batch_size else 1024,
@@ -133,7 +133,7 @@ def image_dataset_from_directory(
         ds.file_paths = list(split_paths)
         return ds
 
-    return dataset_utils.folder_splits(
+    return directory_utils.folder_splits(
         paths, labels, validation_split, subset, shuffle, make,
         f"images found in directory {directory}. Allowed formats: "
         f"{ALLOWLIST_FORMATS}")

@@ -6,7 +6,7 @@ file, as `tf.io.read_file` does.
 """
 import numpy as np
 
-from kerasish.utils import dataset_utils
+from kerasish.utils import directory_utils
 
 
 def text_dataset_from_directory(
@@ -70,18 +70,18 @@ def text_dataset_from_directory(
     >>> texts.tolist(), labels.tolist()
     (['A dull film.', 'A great film.', 'A superb film.'], [0, 1, 1])
     """
-    dataset_utils.check_labels_args(labels, label_mode, class_names, "text")
+    directory_utils.check_labels_args(labels, label_mode, class_names, "text")
     if format not in ("tf", "grain"):
         raise ValueError('`format` should be either "tf" or "grain". '
                          f"Received: format={format}")
     _check_max_length(max_length)
     if labels is None or label_mode is None:
         labels = label_mode = None
-    dataset_utils.check_validation_split_arg(validation_split, subset,
+    directory_utils.check_validation_split_arg(validation_split, subset,
                                              shuffle, seed)
     if seed is None:
         seed = np.random.randint(1e6)
-    paths, labels, class_names = dataset_utils.index_directory(
+    paths, labels, class_names = directory_utils.index_directory(
         directory, labels, formats=(".txt",), class_names=class_names,
         shuffle=shuffle, seed=seed, follow_links=follow_links,
         verbose=verbose)
@@ -91,7 +91,7 @@ def text_dataset_from_directory(
                          f"class_names={class_names}")
 
     def make(split_paths, split_labels, shuffled):
-        ds = dataset_utils.folder_dataset(
+        ds = directory_utils.folder_dataset(
             split_paths, split_labels, label_mode,
             len(class_names) if class_names else 0,
             lambda path: read_text(path, max_length), shuffle=shuffled,
@@ -103,7 +103,7 @@ def text_dataset_from_directory(
         ds.class_names = class_names
         return ds
 
-    return dataset_utils.folder_splits(
+    return directory_utils.folder_splits(
         paths, labels, validation_split, subset, shuffle, make,
         f"text files found in directory {directory}. Allowed format: .txt")
 

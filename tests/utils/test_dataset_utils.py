@@ -3,7 +3,7 @@ import pytest
 
 import kerasish
 from kerasish.data import Dataset
-from kerasish.utils import dataset_utils
+from kerasish.utils import directory_utils
 from kerasish.utils.dataset_utils import split_dataset
 
 # Expected splits printed by real Keras 3.15 (tf.data path) for the same
@@ -105,14 +105,31 @@ def test_dataset_errors():
 def test_encode_labels_and_split_helpers():
     labels = np.array([0, 2, 1])
     np.testing.assert_array_equal(
-        dataset_utils.encode_labels(labels, "categorical", 3), np.eye(3)[
+        directory_utils.encode_labels(labels, "categorical", 3), np.eye(3)[
             [0, 2, 1]])
-    assert dataset_utils.encode_labels(labels, "int", 3).dtype == np.int32
-    assert dataset_utils.encode_labels([0, 1], "binary", 2).shape == (2, 1)
-    samples, labels = dataset_utils.get_training_or_validation_split(
+    assert directory_utils.encode_labels(labels, "int", 3).dtype == np.int32
+    assert directory_utils.encode_labels([0, 1], "binary", 2).shape == (2, 1)
+    samples, labels = directory_utils.get_training_or_validation_split(
         list("abcde"), np.arange(5), 0.4, "validation")
     assert samples == ["d", "e"] and labels.tolist() == [3, 4]
 
 
 def test_public_name():
     assert kerasish.utils.split_dataset is split_dataset
+
+
+def test_torch_backend_split():
+    torch = pytest.importorskip("torch")
+    x = np.arange(10, dtype="float32")
+    left, right = split_dataset(x, left_size=0.7, shuffle=True, seed=2,
+                                preferred_backend="torch")
+    assert isinstance(left, torch.utils.data.Subset)
+    assert len(left) == 7 and len(right) == 3
+    values = sorted(float(left[i][0]) for i in range(7)) + sorted(
+        float(right[i][0]) for i in range(3))
+    assert sorted(values) == x.tolist()
+    ds = Dataset.from_tensor_slices((x, x * 2)).batch(3)
+    left, right = split_dataset(ds, right_size=2, preferred_backend="torch")
+    # As Keras: torch's random_split picks the members (unbatched samples).
+    assert len(right) == 2
+    assert all(float(b) == 2 * float(a) for a, b in right)
