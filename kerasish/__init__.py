@@ -26,7 +26,7 @@ from kerasish import feature_column, estimator  # noqa: F401,E402
 
 # Namespaces and names loaded on first use (keeps `import kerasish` fast).
 _LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
-                 "applications", "preprocessing")
+                 "applications", "preprocessing", "visualization")
 _LAZY_NAMES = {"FloatDTypePolicy": "kerasish.dtype_policies",
                "Quantizer": "kerasish.quantizers"}
 

@@ -224,7 +224,20 @@ def box_cases():
     return cases
 
 
-LAYER_CASES = [("layers", layer_cases), ("boxes", box_cases)]
+def visualization_cases():
+    rng = np.random.default_rng(9)
+    images = rng.uniform(0, 255, (2, 5, 6, 3)).astype("float32")
+    masks = rng.integers(-1, 4, (2, 5, 6, 1)).astype("int32")
+    draw = keras.visualization.draw_segmentation_masks
+    return {"images": images, "masks": masks,
+            "blend": draw(images, masks, num_classes=4, alpha=0.6),
+            "mapping": draw(images, masks, num_classes=2,
+                            color_mapping={0: [10, 20, 30], 1: [200, 0, 9]},
+                            alpha=0.3)}
+
+
+LAYER_CASES = [("layers", layer_cases), ("boxes", box_cases),
+               ("visualization", visualization_cases)]
 
 if __name__ == "__main__":
     main()
