@@ -130,6 +130,8 @@ def draw_bounding_boxes(images, bounding_boxes, bounding_box_format,
                                       height=height, width=width))
     labels = np.asarray(bounding_boxes["labels"])
     confidences = bounding_boxes.get("confidences")
+    if confidences is not None:
+        confidences = np.asarray(confidences)
     images = to_uint8_images(images)
     class_mapping = class_mapping or {}
     text_thickness = text_thickness or line_thickness
@@ -143,7 +145,7 @@ def draw_bounding_boxes(images, bounding_boxes, bounding_box_format,
             if label in class_mapping:
                 text = str(class_mapping[label])
                 if confidences is not None:
-                    text = f"{text} | {float(np.asarray(confidences)[i][j]):.2f}"
+                    text = f"{text} | {float(confidences[i][j]):.2f}"
                 origin = text_origin(box[0], box[1], font_scale,
                                      text_thickness)
                 draw_text(image, text, origin, color, font_scale,

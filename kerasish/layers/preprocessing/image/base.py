@@ -83,7 +83,7 @@ class BaseImagePreprocessingLayer(Layer):
     def _set_factor(self, factor):
         self.factor = factors.parse_factor(factor, self._FACTOR_BOUNDS)
 
-    # -- layout --------------------------------------------------------------
+    # -- layout ---------------------------------------------------------------
     @property
     def height_axis(self):
         return -3 if self.data_format == "channels_last" else -2
@@ -123,7 +123,7 @@ class BaseImagePreprocessingLayer(Layer):
                 f"{tuple(images.shape)}")
         return rank == 4
 
-    # -- the protocol ----------------------------------------------------------
+    # -- the protocol ---------------------------------------------------------
     def get_random_transformation(self, data, training=True, seed=None):
         """Draw this call's transformation (`None`: nothing random)."""
         return None
@@ -155,7 +155,7 @@ class BaseImagePreprocessingLayer(Layer):
                                           "nearest")
         return segmentation_masks
 
-    # -- calling -----------------------------------------------------------------
+    # -- calling --------------------------------------------------------------
     def call(self, data, training=True):
         inputs = dict(data) if isinstance(data, dict) else {"images": data}
         inputs["images"] = self._autocast(to_tensor(inputs["images"]))
@@ -207,7 +207,7 @@ class BaseImagePreprocessingLayer(Layer):
                 training=training)
         return out
 
-    # -- shapes and config --------------------------------------------------------
+    # -- shapes and config ----------------------------------------------------
     def compute_output_shape(self, input_shape):
         return input_shape
 
@@ -238,7 +238,7 @@ class BaseImagePreprocessingLayer(Layer):
             config_["bounding_box_format"] = self.bounding_box_format
         return config_
 
-    # -- value ranges ----------------------------------------------------------------
+    # -- value ranges ---------------------------------------------------------
     def _transform_value_range(self, images, original_range, target_range,
                                dtype="float32"):
         """Map values linearly from `original_range` to `target_range`."""

@@ -115,9 +115,9 @@ class CutMix(BaseImagePreprocessingLayer):
         x0, y0, x1, y1 = (transformation["box"][:, i][:, None, None]
                           for i in range(4))
         px1, py1, px2, py2 = ops.split(ops.take(boxes, order, 0), 4, -1)
-        pasted = ops.concatenate([ops.clip(px1, x0, x1), ops.clip(py1, y0, y1),
-                                  ops.clip(px2, x0, x1), ops.clip(py2, y0, y1)],
-                                 axis=-1)
+        pasted = ops.concatenate(
+            [ops.clip(px1, x0, x1), ops.clip(py1, y0, y1),
+             ops.clip(px2, x0, x1), ops.clip(py2, y0, y1)], axis=-1)
         labels = ops.convert_to_tensor(bounding_boxes["labels"])
         result = converters.clip_to_image_size(
             {**bounding_boxes, "boxes": ops.concatenate([boxes, pasted], 1),
