@@ -36,8 +36,17 @@ def write_weights(model, h5file):
     store = H5Store(h5file, "w")
     for path, obj in state_walk.walk(model):
         writer = store.make(path, name=getattr(obj, "name", None))
+        if _keyed_state(obj):
+            obj.save_own_variables(writer)
+            continue
         for i, variable in enumerate(state_walk.own_variables(obj)):
             writer[str(i)] = variable.numpy()
+
+
+def _keyed_state(obj):
+    """Whether a layer keeps state outside its variables under its own
+    keys, as Keras's lookup layers do (`vars/idf_weights`)."""
+    return hasattr(obj, "save_own_variables") and not _is_optimizer(obj)
 
 
 def _plan_load(model, store, skip_mismatch, source, skip=()):
@@ -46,6 +55,9 @@ def _plan_load(model, store, skip_mismatch, source, skip=()):
     for path, obj in state_walk.walk(model, visited={id(o) for o in skip}):
         variables = state_walk.own_variables(obj)
         reader = store.get(path)
+        if _keyed_state(obj):
+            plan.append((obj.load_own_variables, reader))
+            continue
         problem = _mismatch(obj, variables, reader, path)
         if problem is None:
             plan.extend((v, reader[str(i)]) for i, v in enumerate(variables))
@@ -95,6 +107,9 @@ def read_weights(model, h5file, skip_mismatch=False, source="file",
         plan = _plan_load(model, H5Store(h5file, "r"), skip_mismatch,
                           source, objects_to_skip or ())
     for variable, value in plan:
+        if callable(variable):   # a layer's `load_own_variables(reader)`
+            variable(value)
+            continue
         variable.assign(np.asarray(value).astype(variable.dtype,
                                                  copy=False))
 

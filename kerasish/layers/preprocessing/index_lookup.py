@@ -369,7 +369,11 @@ class IndexLookup(Layer):
         if not lines:
             return
         idf_path = os.path.join(dir_path, "idf_weights.npy")
-        idf = np.load(idf_path) if os.path.exists(idf_path) else None
+        # Keras keeps the weights in the weights file (`vars/idf_weights`,
+        # loaded first by `load_own_variables`), kerasish also beside the
+        # vocabulary.
+        idf = np.load(idf_path) if os.path.exists(idf_path) else \
+            self.idf_weights
         self._frozen_vocab_size = None
         self.set_vocabulary(lines if self._token_dtype() is not np.int64
                             else [int(v) for v in lines],
@@ -377,11 +381,11 @@ class IndexLookup(Layer):
                             else None)
 
     def save_own_variables(self, store):
-        if self.output_mode == "tf_idf":
+        if self.output_mode == "tf_idf" and self.idf_weights is not None:
             store["idf_weights"] = self.idf_weights
 
     def load_own_variables(self, store):
-        if self.output_mode == "tf_idf":
+        if self.output_mode == "tf_idf" and "idf_weights" in store.keys():
             self.idf_weights = np.asarray(store["idf_weights"], "float32")
 
 

@@ -343,6 +343,14 @@ class TextVectorization(Layer):
             config["ngrams"] = tuple(config["ngrams"])
         return cls(**config)
 
+    def save_own_variables(self, store):
+        """Write the IDF weights (`"tf_idf"` mode) as Keras does."""
+        self._lookup_layer.save_own_variables(store)
+
+    def load_own_variables(self, store):
+        """Read back the IDF weights written by `save_own_variables`."""
+        self._lookup_layer.load_own_variables(store)
+
     def save_assets(self, dir_path):
         """Write the adapted vocabulary as Keras does (`vocabulary.txt`)."""
         self._lookup_layer.save_assets(dir_path)

@@ -236,3 +236,27 @@ def test_loads_the_keras_written_text_model():
     np.testing.assert_allclose(model.predict(queries, verbose=0),
                                REF["text_model_predictions"],
                                rtol=1e-5, atol=1e-6)
+
+
+def test_tf_idf_weights_saved_as_keras_does(tmp_path):
+    keras_file = os.path.join(FIXTURES, "text_tf_idf.keras")
+    model = kerasish.models.load_model(keras_file)
+    case = REF["cases"]["tf_idf"]
+    queries = np.array(REF["queries"])[:, None]
+    np.testing.assert_allclose(model(queries).numpy(), case["outputs"],
+                               rtol=1e-6, atol=1e-6)
+    path = str(tmp_path / "tf_idf.keras")
+    model.save(path)
+    with zipfile.ZipFile(path) as zf:
+        weights = zf.read("model.weights.h5")
+    import io
+
+    import h5py
+    with h5py.File(io.BytesIO(weights)) as f:
+        for group in ("layers/text_vectorization/vars",
+                      "layers/text_vectorization/_lookup_layer/vars"):
+            np.testing.assert_allclose(f[group]["idf_weights"][()],
+                                       case["idf_weights"], rtol=1e-6)
+    again = kerasish.models.load_model(path)
+    np.testing.assert_allclose(again(queries).numpy(), case["outputs"],
+                               rtol=1e-6, atol=1e-6)
