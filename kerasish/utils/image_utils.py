@@ -249,7 +249,8 @@ def smart_resize(x, size, interpolation="bilinear",
         size: `(height, width)` of the output.
         interpolation: `"bilinear"` (default), `"nearest"`, `"bicubic"`,
             `"lanczos3"`, `"lanczos5"` or `"area"`.
-        data_format: `"channels_last"` (default) or `"channels_first"`.
+        data_format: `"channels_last"` (default) or `"channels_first"`;
+            `None` means the global `keras.config.image_data_format()`.
 
     Returns:
         The resized image(s): a NumPy array for NumPy input, else a tensor.
@@ -268,6 +269,7 @@ def smart_resize(x, size, interpolation="bilinear",
     if len(size) != 2:
         raise ValueError("Expected `size` to be a tuple of 2 integers, but "
                          f"got: {size}.")
+    data_format = config.standardize_data_format(data_format)
     img = ops.convert_to_tensor(x)
     if img.ndim not in (3, 4):
         raise ValueError(
