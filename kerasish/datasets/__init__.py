@@ -1,4 +1,6 @@
-"""`kerasish.datasets`: small real data sets shipped with the package."""
+"""`kerasish.datasets`: Keras's dataset loaders (downloaded once into
+`~/.keras/datasets`, as Keras does) and small real data sets shipped with
+the package (`digits`, `movie_reviews`, `anes96`)."""
 from kerasish.datasets import digits  # noqa: F401
 from kerasish.datasets import movie_reviews  # noqa: F401,E402
 from kerasish.datasets import anes96  # noqa: F401,E402
