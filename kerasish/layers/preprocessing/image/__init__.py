@@ -1,8 +1,5 @@
 """Image preprocessing and augmentation layers (Keras 3's
 `keras.layers.Resizing`, `RandomFlip`, ..., `Pipeline`)."""
-# flake8: noqa: F401
-from kerasish.layers.preprocessing.image.base import \
-    BaseImagePreprocessingLayer
 from kerasish.layers.preprocessing.image.resizing import Resizing
 from kerasish.layers.preprocessing.image.center_crop import CenterCrop
 from kerasish.layers.preprocessing.image.random_crop import RandomCrop
