@@ -28,8 +28,8 @@ class RandomColorDegeneration(BaseImagePreprocessingLayer):
     clipped to `value_range`, in the compute dtype.
 
     Args:
-        factor: A float `f` in `[0, 1]` (drawn from `[0, f]`, as Keras
-            documents) or a pair `(lower, upper)`; `(0.5, 0.5)` always
+        factor: A float `f` in `[-1, 1]`, drawn from `[-|f|, |f|]` as
+            Keras 3 does, or a pair `(lower, upper)`; `(0.5, 0.5)` always
             blends halfway.
         value_range: Range of the pixel values. Defaults to `(0, 255)`.
         data_format: `"channels_last"` or `"channels_first"`; defaults to
@@ -43,8 +43,6 @@ class RandomColorDegeneration(BaseImagePreprocessingLayer):
     >>> layer(np.array([[[255.0, 0.0, 0.0]]])).numpy().round(2)
     array([[[76.22, 76.22, 76.22]]], dtype=float32)
     """
-
-    _FACTOR_BOUNDS = (0, 1)
 
     def __init__(self, factor, value_range=(0, 255), data_format=None,
                  seed=None, **kwargs):

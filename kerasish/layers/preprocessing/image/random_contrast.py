@@ -1,7 +1,6 @@
 """`RandomContrast`: scale each channel's deviations from its mean."""
 from kerasish import ops
 from kerasish.backend import random as random_backend
-from kerasish.layers.preprocessing.image import factors
 from kerasish.layers.preprocessing.image.base import \
     BaseImagePreprocessingLayer
 from kerasish.saving.object_registration import builtin
@@ -17,7 +16,8 @@ class RandomContrast(BaseImagePreprocessingLayer):
     dtype; at inference images are only cast.
 
     Args:
-        factor: A float `f` (lower = upper = `f`, as Keras documents) or a
+        factor: A float `f` in `[0, 1]` -- Keras 3 reads it as
+            `(lower, upper) = (0, f)`, drawing `c` from `[1, 1 + f]` -- or a
             pair `(lower, upper)`. `factor=(-0.5, 0.5)` always scales by 1.5.
         value_range: Range of the pixel values, `[low, high]`. Defaults to
             `(0, 255)`.
@@ -39,14 +39,6 @@ class RandomContrast(BaseImagePreprocessingLayer):
         self.value_range = value_range
         self.seed = seed
         self.generator = random_backend.SeedGenerator(seed)
-
-    def _set_factor(self, factor):
-        if factors.is_number(factor):
-            # Keras documents "lower = upper" for a single float.
-            self.factor = factors.parse_factor(factor, self._FACTOR_BOUNDS)
-            self.factor = (self.factor[1], self.factor[1])
-        else:
-            self.factor = factors.parse_factor(factor, self._FACTOR_BOUNDS)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = self.images_of(data)

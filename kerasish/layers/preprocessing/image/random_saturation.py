@@ -22,8 +22,9 @@ class RandomSaturation(BaseImagePreprocessingLayer):
     on the scale); outputs are in the compute dtype.
 
     Args:
-        factor: A float `f` in `[0, 1]` (drawn from `[0, f]`, as Keras
-            documents) or a pair `(lower, upper)`; `(0.5, 0.5)` is a no-op.
+        factor: A float `f` in `[-1, 1]`, drawn from `[-|f|, |f|]` as
+            Keras 3 does, or a pair `(lower, upper)`; `(0.5, 0.5)` is a
+            no-op.
         value_range: Range of the pixel values. Defaults to `(0, 255)`.
         data_format: `"channels_last"` or `"channels_first"`; defaults to
             `keras.config.image_data_format()`.
@@ -36,8 +37,6 @@ class RandomSaturation(BaseImagePreprocessingLayer):
     >>> layer(np.array([[[200.0, 100.0, 50.0]]])).numpy()
     array([[[200., 200., 200.]]], dtype=float32)
     """
-
-    _FACTOR_BOUNDS = (0, 1)
 
     def __init__(self, factor, value_range=(0, 255), data_format=None,
                  seed=None, **kwargs):

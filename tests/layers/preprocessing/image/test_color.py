@@ -55,14 +55,21 @@ def test_integer_images_come_out_in_the_compute_dtype():
     assert str(layers.RandomGrayscale(1.0)(pixels).dtype) == "uint8"
 
 
-def test_contrast_factor_range_follows_keras_docs():
+def test_contrast_factor_range_follows_keras():
+    # Keras 3 clips a single float's lower bound at 0: c in [1, 1 + f].
     layer = layers.RandomContrast(0.4, seed=0)
-    assert layer.factor == (0.4, 0.4)
+    assert layer.factor == (0, 0.4)
     factors = layer.get_random_transformation(np.zeros((4000, 2, 2, 1)))
     factors = factors["contrast_factor"].ravel()
-    assert 0.6 <= factors.min() < 0.62 and 1.38 < factors.max() <= 1.4
+    assert 1.0 <= factors.min() < 1.02 and 1.38 < factors.max() <= 1.4
     pair = layers.RandomContrast((0.1, 0.3))
     assert pair.factor == (0.1, 0.3)
+
+
+def test_saturation_and_degeneration_read_a_float_symmetrically():
+    # As Keras 3: f means (-|f|, |f|) for these two layers.
+    assert layers.RandomSaturation(0.3).factor == (-0.3, 0.3)
+    assert layers.RandomColorDegeneration(0.3).factor == (-0.3, 0.3)
 
 
 def test_contrast_keeps_the_channel_means():
