@@ -8,6 +8,7 @@ indices to `floormod(token, n)` (integers) or `Fingerprint64(token) % n`
 input value once (`np.unique`), then scatter back.
 """
 import collections
+import itertools
 import os
 
 import numpy as np
@@ -200,6 +201,15 @@ class IndexLookup(Layer):
                 self.token_document_counts.update(
                     map(_python, np.unique(row)))
             self.num_documents += data.shape[0]
+
+    def update_ragged_state(self, rows):
+        """`update_state` for ragged text: `rows` is a list of token lists
+        (one document each), counted as they are, without padding."""
+        self.token_counts.update(itertools.chain.from_iterable(rows))
+        if self.output_mode == "tf_idf":
+            self.token_document_counts.update(
+                itertools.chain.from_iterable(map(set, rows)))
+            self.num_documents += len(rows)
 
     def finalize_state(self):
         if self._has_input_vocabulary or not self.token_counts:

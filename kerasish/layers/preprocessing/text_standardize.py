@@ -22,6 +22,10 @@ import numpy as np
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _NO_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ASCII_SPACE = re.compile(r"[ \t\n\x0b\x0c\r]+")
+# What Python's `str.split()` also splits on (`str.isspace`), but
+# TensorFlow does not.
+_OTHER_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a"
+                          "\u2028\u2029\u202f\u205f\u3000]")
 
 STANDARDIZE_MODES = ("lower_and_strip_punctuation", "lower",
                      "strip_punctuation")
@@ -72,8 +76,13 @@ def split_characters(text):
 
 def split(values, mode):
     """Split each string of the 1-D array `values`: a list of token lists."""
-    fn = split_whitespace if mode == "whitespace" else split_characters
-    return [fn(s) for s in values.tolist()]
+    strings = values.tolist()
+    if mode == "character":
+        return [list(s) for s in strings]
+    if not _OTHER_SPACE.search("".join(strings)):
+        # Without such characters `str.split()` (C speed) is TF's split.
+        return [s.split() for s in strings]
+    return [split_whitespace(s) for s in strings]
 
 
 def ngrams(tokens, widths):

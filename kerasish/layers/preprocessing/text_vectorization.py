@@ -9,11 +9,14 @@ array before the lookup, which sends padding to id 0 (`"int"` mode) or
 drops it from the counts (other modes), exactly as Keras's ragged-to-dense
 conversion does.
 """
+import itertools
+
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
+from kerasish.layers.preprocessing import text_batches
 from kerasish.layers.preprocessing import text_standardize as text
 from kerasish.layers.preprocessing.string_lookup import StringLookup
 from kerasish.layers.preprocessing.text_vectorization_checks import (
@@ -183,14 +186,18 @@ class TextVectorization(Layer):
                 "vocabulary via `vocabulary` argument or `set_vocabulary()` "
                 "method.")
         self.reset_state()
-        for i, batch in enumerate(_batches(data, batch_size)):
+        for i, batch in enumerate(text_batches.adapt_batches(data, batch_size)):
             if steps is not None and i >= steps:
                 break
             self.update_state(batch)
         self.finalize_state()
 
     def update_state(self, data):
-        self._lookup_layer.update_state(self._tokens(data, pad_to=None))
+        values, rows = self._token_rows(data)
+        if rows is None:
+            self._lookup_layer.update_state(values)
+        else:
+            self._lookup_layer.update_ragged_state(rows)
 
     def finalize_state(self):
         self._lookup_layer.finalize_state()
@@ -259,6 +266,10 @@ class TextVectorization(Layer):
             return self._ragged_call(inputs)
         int_mode = self._output_mode == "int"
         length = self._output_sequence_length if int_mode else None
+        if int_mode and self._split is not None:
+            values, rows = self._token_rows(inputs)
+            ids = self._padded_ids(rows, length)
+            return Tensor(ids[0] if values.ndim == 0 else ids)
         tokens = self._tokens(inputs, pad_to=length)
         if not int_mode:
             if tokens.ndim and tokens.shape[-1] == 0:
@@ -268,8 +279,22 @@ class TextVectorization(Layer):
             return self._lookup_layer(tokens)
         ids = self._lookup_layer(tokens)._value
         if self._split is None and length is not None:
-            ids = _fit_last_axis(ids, length)
+            ids = text_batches.fit_last_axis(ids, length)
         return Tensor(ids)
+
+    def _padded_ids(self, rows, length):
+        """`(rows, length)` int ids of ragged token rows, zero-padded (or
+        cut); each distinct token is looked up once."""
+        flat = list(itertools.chain.from_iterable(rows))
+        ids = np.zeros(0, np.int64)
+        if flat:
+            distinct = dict.fromkeys(flat)
+            found = self._lookup_layer(
+                np.array(list(distinct), np.str_))._value
+            position = dict(zip(distinct, range(len(distinct))))
+            ids = found[np.fromiter(map(position.__getitem__, flat),
+                                    np.int64, len(flat))]
+        return text_batches.pad_ids(ids, rows, length)
 
     def _ragged_call(self, inputs):
         """One unpadded int64 array per example (cut to
@@ -358,41 +383,6 @@ class TextVectorization(Layer):
     def load_assets(self, dir_path):
         """Read back the vocabulary written by `save_assets`."""
         self._lookup_layer.load_assets(dir_path)
-
-
-def _batches(data, batch_size):
-    """The batches `adapt` reads: one (or `batch_size` chunks) for arrays
-    and lists, each element of a dataset or other iterable."""
-    if isinstance(data, (list, tuple, np.ndarray, Tensor, str, bytes)):
-        values = np.asarray(data._value if isinstance(data, Tensor)
-                            else data)
-        if values.ndim == 1:
-            values = values[:, None]
-        step = batch_size or max(len(values), 1)
-        return [values[i:i + step] for i in range(0, len(values), step)] \
-            if values.ndim else [values]
-    if not hasattr(data, "__iter__"):
-        raise TypeError(
-            "TextVectorization.adapt() expects strings: a list, a numpy "
-            "array, a kerasish.data.Dataset or an iterable of batches. "
-            f"Received: data of type {type(data).__name__}")
-    return (_features(batch) for batch in data)
-
-
-def _features(batch):
-    """The strings of a dataset element (`x` of an `(x, y)` pair)."""
-    if isinstance(batch, tuple) and batch and not isinstance(
-            batch[0], (str, bytes)):
-        return batch[0]
-    return batch
-
-
-def _fit_last_axis(ids, length):
-    ids = ids[..., :length]
-    missing = length - ids.shape[-1] if ids.ndim else 0
-    if missing > 0:
-        ids = np.pad(ids, [(0, 0)] * (ids.ndim - 1) + [(0, missing)])
-    return ids
 
 
 def _listify(x):
