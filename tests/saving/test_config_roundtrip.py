@@ -23,8 +23,9 @@ def _registered():
         for name, obj in table.items():
             key = f"{module}.{getattr(obj, '__name__', name)}"
             if isinstance(obj, type):
-                if name == obj.__name__ and \
-                        obj.__name__ not in simple_args.MODEL_CLASSES:
+                if name == obj.__name__ and obj.__name__ not in \
+                        simple_args.MODEL_CLASSES + \
+                        simple_args.FRAMEWORK_WRAPPERS:
                     classes[key] = (module, obj)
             elif callable(obj) and name == getattr(obj, "__name__", None):
                 functions[key] = obj
@@ -86,7 +87,8 @@ def test_class_serializes_through_json(key):
         return
     text = json.dumps(kerasish.saving.serialize_keras_object(obj))
     config = json.loads(text)
-    assert config["class_name"] == cls.__name__
+    assert config["class_name"] == getattr(cls, "_keras_class_name",
+                                           cls.__name__)
     assert config["module"] == module
     back = kerasish.saving.deserialize_keras_object(config)
     assert type(back) is cls

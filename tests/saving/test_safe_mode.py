@@ -252,6 +252,13 @@ def test_hdf5_links_to_other_files_are_refused(tmp_path):
         np.testing.assert_array_equal(a, b)
 
 
+# The one reader of pickles: Keras's CIFAR batches and imdb/reuters object
+# arrays only exist pickled. Its `RestrictedUnpickler.find_class` admits the
+# numpy array-rebuilding globals only (tests/datasets/test_cifar.py proves a
+# pickle naming anything else is refused).
+PICKLE_READERS = {os.path.join("datasets", "cifar.py")}
+
+
 def test_no_pickle_or_eval_in_kerasish():
     root = os.path.dirname(kerasish.__file__)
     forbidden = re.compile(r"\bimport (pickle|dill|cloudpickle)\b|"
@@ -259,7 +266,8 @@ def test_no_pickle_or_eval_in_kerasish():
                            r"(?<![\w.])(eval|exec)\(")
     for folder, _, files in os.walk(root):
         for name in files:
-            if not name.endswith(".py"):
+            relative = os.path.relpath(os.path.join(folder, name), root)
+            if not name.endswith(".py") or relative in PICKLE_READERS:
                 continue
             with open(os.path.join(folder, name)) as f:
                 found = forbidden.findall(f.read())
