@@ -25,7 +25,8 @@ def _registered():
             if isinstance(obj, type):
                 if name == obj.__name__ and obj.__name__ not in \
                         simple_args.MODEL_CLASSES + \
-                        simple_args.FRAMEWORK_WRAPPERS:
+                        simple_args.FRAMEWORK_WRAPPERS + \
+                        simple_args.ABSTRACT_BASES:
                     classes[key] = (module, obj)
             elif callable(obj) and name == getattr(obj, "__name__", None):
                 functions[key] = obj
