@@ -29,6 +29,16 @@ _LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
                  "applications", "preprocessing", "visualization")
 _LAZY_NAMES = {"FloatDTypePolicy": "kerasish.dtype_policies",
                "Quantizer": "kerasish.quantizers"}
+_LAZY_MODULES += ("legacy",)
+_LAZY_NAMES.update({
+    "Function": "kerasish.engine.function",
+    "Operation": "kerasish.engine.operation",
+    "Initializer": "kerasish.initializers",
+    "Regularizer": "kerasish.regularizers",
+    "name_scope": "kerasish.engine.scopes", "device": "kerasish.engine.scopes",
+    "RematScope": "kerasish.engine.scopes", "remat": "kerasish.engine.scopes",
+    "StatelessScope": "kerasish.engine.scopes",
+    "SymbolicScope": "kerasish.engine.scopes"})
 
 
 def __getattr__(name):

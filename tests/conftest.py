@@ -8,7 +8,7 @@ import kerasish
 def _seed_and_reset_names():
     """Every test starts from the same seed and fresh layer names."""
     kerasish.utils.set_random_seed(1337)
-    kerasish.backend.clear_session()
+    kerasish.backend.clear_session(free_memory=False)  # gc per test: slow
     yield
 
 

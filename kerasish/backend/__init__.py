@@ -45,7 +45,17 @@ def is_int_dtype(dtype):
 
 
 def clear_session(free_memory=True):
-    """Reset automatic layer naming (and the global name scope).
+    """Reset the global state: automatic names, name scopes, switches.
+
+    As in Keras, this restarts layer naming (`dense`, `dense_1`, ...) and
+    `get_uid` counters, empties the name scope stack, and resets the
+    global dtype policy and the interactive-logging, traceback-filtering
+    and flash-attention switches to their defaults. `floatx`, `epsilon`
+    and the epoch/step caps are module settings and are kept.
+
+    Args:
+        free_memory: Whether to run Python's garbage collector, freeing the
+            memory of deleted models right away. Defaults to `True`.
 
     Example:
 
@@ -56,5 +66,44 @@ def clear_session(free_memory=True):
     >>> kerasish.layers.Dense(1).name
     'dense'
     """
-    from kerasish.engine import naming
+    import gc
+    from kerasish.engine import dtype_policy, naming
+    from kerasish.utils import config_utils
     naming.reset_uids()
+    naming.reset_name_scopes()
+    dtype_policy.set_dtype_policy(None)
+    config_utils.reset_switches()
+    if free_memory:
+        gc.collect()
+
+
+def get_uid(prefix=""):
+    """A per-prefix counter: 1 on the first call, then 2, 3, ...
+
+    `clear_session()` resets the counters.
+
+    Args:
+        prefix: The counter's name. Defaults to `""`.
+
+    Example:
+
+    >>> kerasish.backend.clear_session()
+    >>> kerasish.backend.get_uid("x"), kerasish.backend.get_uid("x")
+    (1, 2)
+    """
+    from kerasish.engine import naming
+    return naming.get_uid(prefix)
+
+
+def is_keras_tensor(x):
+    """Whether `x` is a symbolic `KerasTensor` (from `Input` or a layer).
+
+    Example:
+
+    >>> kerasish.backend.is_keras_tensor(kerasish.Input((3,)))
+    True
+    >>> kerasish.backend.is_keras_tensor(np.ones(3))
+    False
+    """
+    from kerasish.engine.keras_tensor import KerasTensor
+    return isinstance(x, KerasTensor)

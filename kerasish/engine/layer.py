@@ -297,6 +297,20 @@ class Layer(Operation):
     def variables(self):
         return self.weights
 
+    def stateless_call(self, trainable_variables, non_trainable_variables,
+                       *args, return_losses=False, **kwargs):
+        """Call the layer with the given variable values, changing nothing.
+
+        Returns `(outputs, non_trainable_variables)` -- the new values of
+        the non-trainable variables, e.g. BatchNorm's moving statistics --
+        plus the losses with `return_losses=True`. See
+        `kerasish.engine.scopes.stateless_call`.
+        """
+        from kerasish.engine.scopes import stateless_call
+        return stateless_call(self, trainable_variables,
+                              non_trainable_variables, args, kwargs,
+                              return_losses)
+
     def get_weights(self):
         """Copies of the weight values, in `weights` order."""
         return [v.numpy() for v in self.weights]

@@ -66,5 +66,17 @@ class name_scope:
             _stack().pop()
 
 
+def reset_name_scopes():
+    _stack().clear()
+
+
 def current_path():
-    return "/".join(_stack())
+    # Entries are names, or public `keras.name_scope` objects whose
+    # `override_parent` replaces the path opened so far.
+    parts = []
+    for entry in _stack():
+        override = getattr(entry, "override_parent", None)
+        if override is not None:
+            parts = [p for p in override.split("/") if p]
+        parts.append(getattr(entry, "name", entry))
+    return "/".join(parts)

@@ -3,6 +3,8 @@
 Layers are Operations; so is `OpCall`, which wraps a `kerasish.ops`
 function called on KerasTensors (`ops.exp(x)` in a functional model).
 """
+import inspect
+
 import numpy as np
 
 from kerasish import tree
@@ -14,7 +16,34 @@ from kerasish.engine.node import Node
 
 
 class Operation:
-    """Base of layers and symbolic op calls: a name plus graph links."""
+    """A computation that can be a node of a graph (`keras.Operation`).
+
+    Base of layers, symbolic op calls and `Function`. Subclass it and
+    implement `call` (and `compute_output_spec` if tracing `call` on
+    placeholders cannot infer the output): called on `KerasTensor`s it
+    records a graph node, called on arrays it computes.
+
+    Args:
+        name: Optional name (default: the snake_case class name, made
+            unique).
+
+    Example:
+
+    >>> class Double(kerasish.Operation):
+    ...     def call(self, x):
+    ...         return kerasish.ops.multiply(x, 2.0)
+    >>> op = Double()
+    >>> np.asarray(op(np.ones(2))).tolist(), op(kerasish.Input((3,))).shape
+    ([2.0, 2.0], (None, 3))
+    >>> op.get_config()
+    {'name': 'double'}
+    """
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        # Constructor arguments, for the automatic `get_config`.
+        obj._init_args = (args, kwargs)
+        return obj
 
     def __init__(self, name=None):
         if name is None:
@@ -28,6 +57,16 @@ class Operation:
         self._inbound_nodes = []
         self._outbound_nodes = []
 
+    def __call__(self, *args, **kwargs):
+        from kerasish.ops.symbolic import any_symbolic
+        if any_symbolic(args, kwargs):
+            return self.symbolic_call(*args, **kwargs)
+        return self.call(*args, **kwargs)
+
+    def call(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement `call()`.")
+
     def symbolic_call(self, *args, **kwargs):
         outputs = self.compute_output_spec(*args, **kwargs)
         Node(self, call_args=args, call_kwargs=kwargs, outputs=outputs)
@@ -35,6 +74,67 @@ class Operation:
 
     def compute_output_spec(self, *args, **kwargs):
         return trace_output_spec(self.call, args, kwargs)
+
+    @property
+    def input(self):
+        """Input tensor(s) of the first symbolic call."""
+        return self._first_node("input_tensors", "input")
+
+    @property
+    def output(self):
+        """Output tensor(s) of the first symbolic call."""
+        return self._first_node("outputs", "output")
+
+    def _first_node(self, attr, what):
+        if not self._inbound_nodes:
+            raise AttributeError(
+                f"The layer {self.name} has never been called and thus has "
+                f"no defined {what}.")
+        values = getattr(self._inbound_nodes[0], attr)
+        return values[0] if len(values) == 1 else values
+
+    def get_config(self):
+        """`{"name"}` plus the constructor arguments when they are plain."""
+        config = {"name": self.name}
+        if type(self).get_config is not Operation.get_config:
+            return config   # a subclass's get_config adds its own keys
+        auto = _plain_init_args(type(self), *self._init_args)
+        if auto is None:
+            raise NotImplementedError(
+                f"Object {type(self).__name__} was created by passing "
+                "non-serializable argument values in `__init__()`, and "
+                "therefore the object must override `get_config()` in "
+                "order to be serializable. Please implement `get_config()`.")
+        params = inspect.signature(type(self).__init__).parameters
+        if "name" not in params and not any(
+                p.kind == p.VAR_KEYWORD for p in params.values()):
+            config.pop("name")
+        config.update(auto)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """Create the operation from `get_config()` output."""
+        try:
+            return cls(**config)
+        except Exception as e:
+            raise TypeError(
+                f"Error when deserializing class '{cls.__name__}' using "
+                f"config={config}.\n\nException encountered: {e}") from e
+
+    def __repr__(self):
+        return f"<Operation name={self.name}>"
+
+
+def _plain_init_args(cls, args, kwargs):
+    """Constructor arguments by name if all are JSON-plain, else None."""
+    names = list(inspect.signature(cls.__init__).parameters)[1:]
+    config = dict(zip(names, args), **kwargs)
+    leaves = tree.flatten(config)
+    if all(isinstance(v, (str, int, float, bool, type(None)))
+           for v in leaves):
+        return config
+    return None
 
 
 # Keras names op classes in CamelCase; a few differ from the function name.

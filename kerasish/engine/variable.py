@@ -20,6 +20,15 @@ from kerasish.engine import naming
 _store = threading.local()
 
 
+# `StatelessScope` (engine/scopes.py) sets `_write_guard.scope`: assignments
+# inside it go to the scope's copy of the variable, never to the variable.
+class _WriteGuard(threading.local):
+    scope = None    # class default: every thread starts outside any scope
+
+
+_write_guard = _WriteGuard()
+
+
 class Variable(Tensor):
     """A trainable (or not) array with a name and a path.
 
@@ -125,6 +134,8 @@ class Variable(Tensor):
 
     def assign(self, value):
         """Write `value` into the variable in place; returns the variable."""
+        if _write_guard.scope is not None:   # StatelessScope only
+            _write_guard.scope.protect(self)
         value = np.asarray(getattr(value, "_value", value))
         if value.shape != self._value.shape:
             raise ValueError(
@@ -136,11 +147,15 @@ class Variable(Tensor):
         return self
 
     def assign_add(self, value):
+        if _write_guard.scope is not None:   # StatelessScope only
+            _write_guard.scope.protect(self)
         self._value += np.asarray(getattr(value, "_value", value),
                                   dtype=self._value.dtype)
         return self
 
     def assign_sub(self, value):
+        if _write_guard.scope is not None:   # StatelessScope only
+            _write_guard.scope.protect(self)
         self._value -= np.asarray(getattr(value, "_value", value),
                                   dtype=self._value.dtype)
         return self

@@ -26,6 +26,27 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                                  compile=compile, safe_mode=safe_mode)
 
 
+def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
+    """Save a model to `.keras` (zip), a folder, or legacy `.h5`.
+
+    The same function as `kerasish.saving.save_model` (Keras exposes it in
+    both namespaces).
+
+    Example:
+
+    >>> import os, tempfile
+    >>> model = kerasish.Sequential([kerasish.Input((3,)),
+    ...                              kerasish.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    >>> kerasish.models.save_model(model, path)
+    >>> kerasish.models.load_model(path).output_shape
+    (None, 2)
+    """
+    from kerasish.saving import saving_api
+    return saving_api.save_model(model, filepath, overwrite=overwrite,
+                                 zipped=zipped, **kwargs)
+
+
 def model_from_json(json_string, custom_objects=None):
     """Rebuild a model (without weights) from `model.to_json()`.
 

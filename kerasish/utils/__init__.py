@@ -31,3 +31,11 @@ from kerasish.utils.audio_dataset import (  # noqa: F401,E402
     audio_dataset_from_directory)
 from kerasish.utils.timeseries_dataset import (  # noqa: F401,E402
     timeseries_dataset_from_array)
+from kerasish.saving.object_registration import (  # noqa: F401,E402
+    CustomObjectScope)
+from kerasish.saving.serialization_lib import (  # noqa: F401,E402
+    serialize_keras_object, deserialize_keras_object)
+from kerasish.backend import (clear_session, is_keras_tensor,  # noqa: F401,E402
+                              standardize_dtype)
+from kerasish.engine.function import get_source_inputs  # noqa: F401,E402
+from kerasish.utils import legacy  # noqa: F401,E402

@@ -10,8 +10,14 @@ import os
 import sys
 
 _LOGGER = logging.getLogger("kerasish")
-_STATE = {"interactive_logging": True, "traceback_filtering": True,
-          "flash_attention": None}
+_DEFAULTS = {"interactive_logging": True, "traceback_filtering": True,
+             "flash_attention": None}
+_STATE = dict(_DEFAULTS)
+
+
+def reset_switches():
+    """Back to the defaults (`clear_session` does this, as in Keras)."""
+    _STATE.update(_DEFAULTS)
 
 
 def _env_int(name):
