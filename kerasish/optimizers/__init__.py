@@ -17,7 +17,9 @@ from kerasish.optimizers.loss_scale_optimizer import (  # noqa: F401
     LossScaleOptimizer)
 from kerasish.optimizers.schedule_free_adamw import (  # noqa: F401
     ScheduleFreeAdamW)
-from kerasish.optimizers import schedules  # noqa: F401
+from kerasish.optimizers.multi_optimizer import (  # noqa: F401
+    MultiOptimizer, OptimizerMap)
+from kerasish.optimizers import schedules, legacy  # noqa: F401
 from kerasish.saving import object_registration as _registry
 from kerasish.saving import serialization_lib as _serialization
 
