@@ -20,8 +20,10 @@ def relu(x):
 @relu.defvjp
 def _relu_vjp(g, out, x):
     # Zero gradient at exactly 0 (jax.nn.relu's documented choice); a
-    # relu written as maximum(x, 0) would give 0.5 there.
-    return (g * (x > 0),)
+    # relu written as maximum(x, 0) would give 0.5 there. A select, as in
+    # JAX, so an overflowed (inf) gradient of an inactive unit stays 0
+    # instead of becoming nan (dynamic loss scaling relies on it).
+    return (np.where(x > 0, g, np.zeros((), g.dtype)),)
 
 
 @primitive

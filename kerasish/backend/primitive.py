@@ -27,6 +27,8 @@ import inspect
 
 import numpy as np
 
+from kerasish.backend import autocast as _autocast
+from kerasish.backend.autocast import _state as _autocast_state
 from kerasish.backend.tape import _local as _state
 from kerasish.backend.tensor import Tensor
 
@@ -102,6 +104,8 @@ class Primitive:
         return fns
 
     def __call__(self, *args, **params):
+        if _autocast_state.dtype is not None:
+            args = _autocast.autocast_args(args)
         arrays = [a._value if isinstance(a, Tensor) else to_array(a)
                   for a in args]
         if self.saves:

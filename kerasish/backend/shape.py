@@ -217,7 +217,8 @@ def cast(x, *, dtype):
 
 @cast.defvjp
 def _cast_vjp(g, out, x, *, dtype):
-    if np.asarray(x).dtype.kind not in "fc":
+    kind = np.asarray(x).dtype
+    if kind.kind not in "fc" and kind.name != "bfloat16":
         return (None,)
     return (g.astype(np.asarray(x).dtype, copy=False),)
 

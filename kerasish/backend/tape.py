@@ -134,7 +134,8 @@ class GradientTape:
                     continue
                 tracked.add(key)
                 self._watched.append(arg)
-            need = array.dtype.kind in "fc"
+            need = array.dtype.kind in "fc" or \
+                array.dtype.name == "bfloat16"
             needs.append(need)
             any_need = any_need or need
         if not any_need:

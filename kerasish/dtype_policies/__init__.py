@@ -59,8 +59,8 @@ def get(identifier):
 
     Example:
 
-    >>> get("int8_from_mixed_bfloat16")
-    <QuantizedDTypePolicy "int8_from_mixed_bfloat16">
+    >>> get("int8_from_float32")
+    <QuantizedDTypePolicy "int8_from_float32">
     >>> get({"class_name": "DTypePolicy", "config": {"name": "float16"}})
     <DTypePolicy "float16">
     """

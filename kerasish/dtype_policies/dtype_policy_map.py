@@ -24,13 +24,15 @@ class DTypePolicyMap(DTypePolicy, MutableMapping):
     Example:
 
     >>> policy_map = DTypePolicyMap(default_policy="float32")
-    >>> policy_map["encoder/dense"] = "bfloat16"
+    >>> policy_map["encoder/dense"] = "float64"
     >>> policy_map["encoder/.*"] = "float16"
     >>> policy_map["encoder/dense"].name, policy_map["encoder/query"].name
-    ('bfloat16', 'float16')
+    ('float64', 'float16')
     >>> policy_map["decoder/query"].name
     'float32'
     """
+
+    _is_policy_map = True   # lets layers recognize a map without imports
 
     def __init__(self, default_policy=None, policy_map=None):
         if isinstance(default_policy, DTypePolicyMap):

@@ -39,12 +39,20 @@ class DTypePolicy:
     <DTypePolicy "float64">
     """
 
+    # Read by `Layer.__call__` on every call: True when the layer needs no
+    # autocast scope and no quantized call path (float32, float64...).
+    # Quantized policies and policy maps keep the class default.
+    _plain = False
+    _is_policy_map = False
+
     def __init__(self, name=None):
         if name is None:
             name = dtype_policy().name
         self._name = name
         self._compute_dtype, self._variable_dtype = self._parse_name(name)
         self._quantization_mode = None
+        self._plain = type(self) in (DTypePolicy, FloatDTypePolicy) and \
+            self._compute_dtype == self._variable_dtype
 
     def _parse_name(self, name):
         """`(compute_dtype, variable_dtype)` of a float policy name."""
@@ -53,7 +61,8 @@ class DTypePolicy:
                 "'name' must be a string, such as 'mixed_float16'. "
                 f"Received: name={name} (of type {type(name)})")
         if name in _MIXED:
-            return _MIXED[name]
+            compute, variable = _MIXED[name]
+            return standardize_dtype(compute), variable
         try:
             dtype = standardize_dtype(name)
         except (ValueError, TypeError):
@@ -149,8 +158,8 @@ def get(identifier):
 
     Example:
 
-    >>> get("mixed_bfloat16").compute_dtype
-    'bfloat16'
+    >>> get("mixed_float16").compute_dtype
+    'float16'
     """
     if identifier is None:
         return dtype_policy()

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from kerasish import tree
+from kerasish.backend import autocast
 from kerasish.backend import random as random_module
 from kerasish.backend.tensor import Tensor
 from kerasish.engine import call_context, dtype_policy, naming, tracking
@@ -22,6 +23,8 @@ from kerasish.engine.input_spec import assert_input_compatibility
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.node import Node
 from kerasish.engine.operation import Operation, trace_output_spec
+from kerasish.engine.quantization_hooks import (QuantizationHooks,
+                                                wrap_quantize)
 from kerasish.engine.variable import Variable
 from kerasish.ops.symbolic import any_symbolic
 
@@ -52,6 +55,7 @@ def _wrap_build(layer):
     @functools.wraps(original)
     def build(*args, **kwargs):
         with naming.name_scope(layer.name):
+            object.__setattr__(layer, "_path", naming.current_path())
             original(*args, **kwargs)
         try:
             bound = inspect.signature(original).bind(*args, **kwargs)
@@ -62,7 +66,7 @@ def _wrap_build(layer):
     layer.build = build
 
 
-class Layer(Operation):
+class Layer(Operation, QuantizationHooks):
     """Base class of all layers.
 
     Args:
@@ -92,6 +96,7 @@ class Layer(Operation):
         obj = super().__new__(cls)
         obj._auto_config = _auto_config(cls, args, kwargs)
         _wrap_build(obj)
+        wrap_quantize(obj)
         return obj
 
     def __init__(self, *, activity_regularizer=None, trainable=True,
@@ -141,6 +146,11 @@ class Layer(Operation):
         value = getattr(self, name, None)
         if isinstance(value, Layer) and value in self._layers:
             self._layers.remove(value)
+        elif isinstance(value, Variable):
+            # `del self._kernel` (quantization) untracks the variable.
+            for owned in (self._trainable_variables,
+                          self._non_trainable_variables):
+                owned[:] = [v for v in owned if v is not value]
         object.__delattr__(self, name)
 
     def _track(self, value):
@@ -165,24 +175,54 @@ class Layer(Operation):
 
     @dtype_policy.setter
     def dtype_policy(self, value):
-        self._dtype_policy = dtype_policy.get(value)
+        policy = dtype_policy.get(value)
+        current = self._dtype_policy
+        if getattr(current, "_is_policy_map", False) and self.path:
+            if self.path in current:
+                del current[self.path]
+            current[self.path] = policy
+        else:
+            self._dtype_policy = policy
+        if policy.quantization_mode is not None and self.built and \
+                not getattr(self, "_is_quantized", False):
+            if policy.quantization_mode == "gptq":
+                raise ValueError(
+                    "Implicitly enabling GPTQ quantization by setting "
+                    f"`dtype_policy` to '{value}' is not supported. GPTQ "
+                    "requires a calibration dataset and a `GPTQConfig` "
+                    "object.\n\nPlease use the `.quantize('gptq', "
+                    "config=...)` method on the layer or model instead.")
+            self.quantize(policy.quantization_mode)
+
+    def _own_policy(self):
+        """This layer's policy (its entry when it was given a policy map)."""
+        policy = self._dtype_policy
+        if policy._is_policy_map and self.path:
+            return policy[self.path]
+        return policy
+
+    @property
+    def path(self):
+        """The layer's name-scope path (`"model/dense"`); None until built.
+        """
+        return getattr(self, "_path", None)
 
     @property
     def dtype(self):
         """The dtype of the layer's weights."""
-        return self._dtype_policy.variable_dtype
+        return self._own_policy().variable_dtype
 
     @property
     def compute_dtype(self):
-        return self._dtype_policy.compute_dtype
+        return self._own_policy().compute_dtype
 
     @property
     def variable_dtype(self):
-        return self._dtype_policy.variable_dtype
+        return self._own_policy().variable_dtype
 
     @property
     def input_dtype(self):
-        return self._dtype_policy.compute_dtype
+        return self._own_policy().compute_dtype
 
     # -- weights ------------------------------------------------------------
     def add_weight(self, shape=None, initializer=None, dtype=None,
@@ -214,7 +254,7 @@ class Layer(Operation):
         with naming.name_scope(self.name):
             variable = Variable(initializer, shape=shape, dtype=dtype,
                                 trainable=trainable, name=name,
-                                aggregation=aggregation)
+                                autocast=autocast, aggregation=aggregation)
         variable.regularizer = regularizers.get(regularizer)
         variable.constraint = constraints.get(constraint)
         variable.overwrite_with_gradient = overwrite_with_gradient
@@ -226,7 +266,7 @@ class Layer(Operation):
                      name=None):
         return self.add_weight(shape=shape, initializer=initializer,
                                dtype=dtype, trainable=trainable,
-                               regularizer=regularizer,
+                               autocast=autocast, regularizer=regularizer,
                                constraint=constraint, name=name)
 
     @property
@@ -415,19 +455,34 @@ class Layer(Operation):
         training = self._resolve_training(kwargs, spec)
         previous_mask = self._resolve_mask(first, kwargs, spec)
         with call_context.training_scope(training):
-            if built:
-                outputs = self.call(*args, **kwargs)
+            if self._dtype_policy._plain and autocast._state.dtype is None:
+                # The common case: no autocast scope, no quantized path.
+                outputs = self._run_call(self.call, built, args, kwargs)
             else:
-                # Weights created lazily inside `call` get this layer's path.
-                with naming.name_scope(self.name):
-                    outputs = self.call(*args, **kwargs)
-                object.__setattr__(self, "built", True)
+                outputs = self._policy_call(built, args, kwargs)
         if self.activity_regularizer is not None and \
                 not call_context.in_trace():
             self._add_activity_loss(outputs)
         if previous_mask is not None or self._computes_masks:
             self._set_output_mask(first, outputs, previous_mask)
         return outputs
+
+    def _run_call(self, call, built, args, kwargs):
+        if built:
+            return call(*args, **kwargs)
+        # Weights created lazily inside `call` get this layer's path.
+        with naming.name_scope(self.name):
+            outputs = call(*args, **kwargs)
+        object.__setattr__(self, "built", True)
+        return outputs
+
+    def _policy_call(self, built, args, kwargs):
+        """Run `call` (or `quantized_call` for a quantized policy) in the
+        autocast scope of a mixed precision policy."""
+        call = self.call if self._own_policy().quantization_mode is None \
+            else self.quantized_call
+        with autocast.layer_scope(self):
+            return self._run_call(call, built, args, kwargs)
 
     def _convert_args(self, args):
         if not args:
@@ -727,6 +782,9 @@ def _specs_from_shapes(shape, dtype):
 
 
 def _serialize_policy(policy):
+    if type(policy) is not dtype_policy.DTypePolicy:
+        from kerasish.saving.serialization_lib import serialize_keras_object
+        return serialize_keras_object(policy)
     return {"module": "keras", "class_name": "DTypePolicy",
             "config": {"name": policy.name}, "registered_name": None}
 

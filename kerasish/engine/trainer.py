@@ -5,6 +5,7 @@ is handed to the model's runtime (`runtime.train_step(model, batch)` ...),
 the seam where another runtime (a parameter server) plugs in. The default
 `LocalRuntime` simply calls `model.train_step(batch)` in-process.
 """
+import contextlib
 import warnings
 
 import numpy as np
@@ -227,7 +228,8 @@ class Trainer:
         self._loss_tracker.update_state(loss,
                                         sample_weight=_batch_size(x))
         if variables:
-            grads = tape.gradient(scaled, variables)
+            with _scaled_overflow(self.optimizer):
+                grads = tape.gradient(scaled, variables)
             self.optimizer.apply(grads, variables)
         else:
             warnings.warn("The model does not have any trainable weights.")
@@ -381,3 +383,16 @@ def _batch_size(x):
         if leaf is not None and hasattr(leaf, "shape") and len(leaf.shape):
             return leaf.shape[0]
     return 1
+
+
+def _scaled_overflow(optimizer):
+    """Let float16 gradients of a scaled loss overflow quietly to inf.
+
+    Dynamic loss scaling expects some steps to overflow: the optimizer
+    then skips the step and lowers the scale (Keras's behaviour), so
+    numpy's overflow warnings are noise there.
+    """
+    if getattr(optimizer, "dynamic_scale", None) is None and \
+            not hasattr(optimizer, "check_finite"):
+        return contextlib.nullcontext()
+    return np.errstate(over="ignore", invalid="ignore")

@@ -50,7 +50,7 @@ class Variable(Tensor):
 
     __slots__ = ("name", "path", "_trainable", "regularizer", "constraint",
                  "_initializer", "overwrite_with_gradient", "aggregation",
-                 "synchronization", "_layer_ref")
+                 "synchronization", "_layer_ref", "_autocast")
     _is_variable = True
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True,
@@ -78,6 +78,8 @@ class Variable(Tensor):
         self.aggregation = aggregation
         self.synchronization = synchronization
         self._layer_ref = None
+        # False: never cast to a mixed-precision compute dtype on read.
+        self._autocast = bool(autocast)
         if store is not None:
             store.add(self)
 

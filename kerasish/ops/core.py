@@ -5,6 +5,7 @@ import functools
 
 import numpy as np
 
+from kerasish.backend import autocast as _autocast
 from kerasish.backend import dtypes as dtypes_module
 from kerasish.backend import shape as S
 from kerasish.backend.primitive import Primitive, to_array
@@ -42,6 +43,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
                          "by the numpy runtime. Received: "
                          f"sparse={sparse}, ragged={ragged}")
     if isinstance(x, Tensor):
+        if _autocast._state.dtype is not None:
+            x = _autocast.autocast_value(x)   # mixed precision: var reads
         if dtype is not None and x.dtype != dtypes_module.standardize_dtype(
                 dtype):
             return cast(x, dtype)

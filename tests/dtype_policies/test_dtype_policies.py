@@ -21,7 +21,6 @@ def reset_policy():
     ("float32", "float32", "float32"),
     ("float64", "float64", "float64"),
     ("mixed_float16", "float16", "float32"),
-    ("mixed_bfloat16", "bfloat16", "float32"),
     ("int32", "int32", "int32"),
 ])
 def test_float_policy_dtypes(name, compute, variable):
@@ -37,6 +36,9 @@ def test_bfloat16_policy_needs_ml_dtypes():
     policy = dp.DTypePolicy("bfloat16")
     assert (policy.compute_dtype, policy.variable_dtype) == ("bfloat16",
                                                              "bfloat16")
+    policy = dp.DTypePolicy("mixed_bfloat16")
+    assert (policy.compute_dtype, policy.variable_dtype) == ("bfloat16",
+                                                             "float32")
 
 
 def test_float_policy_errors_match_keras():
@@ -54,8 +56,8 @@ def test_float_policy_errors_match_keras():
 @pytest.mark.parametrize("name,cls,config", [
     ("int8_from_float32", "QuantizedDTypePolicy",
      {"mode": "int8", "source_name": "float32"}),
-    ("int4_from_mixed_bfloat16", "QuantizedDTypePolicy",
-     {"mode": "int4", "source_name": "mixed_bfloat16"}),
+    ("int4_from_mixed_float16", "QuantizedDTypePolicy",
+     {"mode": "int4", "source_name": "mixed_float16"}),
     ("int4/64_from_float32", "Int4DTypePolicy",
      {"mode": "int4/64", "source_name": "float32"}),
     ("float8_from_float32", "QuantizedFloat8DTypePolicy",

@@ -109,18 +109,22 @@ class BatchNormalization(Layer):
             self.gamma = self.add_weight(
                 shape=shape, name="gamma", initializer=self.gamma_initializer,
                 regularizer=self.gamma_regularizer,
-                constraint=self.gamma_constraint, trainable=True)
+                constraint=self.gamma_constraint, trainable=True,
+                autocast=False)
         if self.center:
             self.beta = self.add_weight(
                 shape=shape, name="beta", initializer=self.beta_initializer,
                 regularizer=self.beta_regularizer,
-                constraint=self.beta_constraint, trainable=True)
+                constraint=self.beta_constraint, trainable=True,
+                autocast=False)
         self.moving_mean = self.add_weight(
             shape=shape, name="moving_mean",
-            initializer=self.moving_mean_initializer, trainable=False)
+            initializer=self.moving_mean_initializer, trainable=False,
+            autocast=False)
         self.moving_variance = self.add_weight(
             shape=shape, name="moving_variance",
-            initializer=self.moving_variance_initializer, trainable=False)
+            initializer=self.moving_variance_initializer, trainable=False,
+            autocast=False)
         if self.renorm:
             renorm_utils.add_weights(self, shape)
         self.input_spec = InputSpec(ndim=rank, axes={self.axis: size})

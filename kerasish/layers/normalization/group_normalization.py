@@ -84,12 +84,12 @@ class GroupNormalization(Layer):
                 shape=(dim,), name="gamma",
                 initializer=self.gamma_initializer,
                 regularizer=self.gamma_regularizer,
-                constraint=self.gamma_constraint)
+                constraint=self.gamma_constraint, autocast=False)
         if self.center:
             self.beta = self.add_weight(
                 shape=(dim,), name="beta", initializer=self.beta_initializer,
                 regularizer=self.beta_regularizer,
-                constraint=self.beta_constraint)
+                constraint=self.beta_constraint, autocast=False)
 
     def call(self, inputs):
         dtype = inputs.dtype

@@ -94,12 +94,14 @@ class LayerNormalization(Layer):
                 name="gamma", shape=shape,
                 initializer=self.gamma_initializer,
                 regularizer=self.gamma_regularizer,
-                constraint=self.gamma_constraint, trainable=True)
+                constraint=self.gamma_constraint, trainable=True,
+                autocast=False)
         if self.center and not self.rms_scaling:
             self.beta = self.add_weight(
                 name="beta", shape=shape, initializer=self.beta_initializer,
                 regularizer=self.beta_regularizer,
-                constraint=self.beta_constraint, trainable=True)
+                constraint=self.beta_constraint, trainable=True,
+                autocast=False)
 
     def call(self, inputs):
         with warnings.catch_warnings():

@@ -49,7 +49,8 @@ def add_weights(layer, shape):
                        ("renorm_mean", mean_initializer),
                        ("renorm_stddev", stddev_initializer)):
         setattr(layer, name, layer.add_weight(
-            shape=shape, name=name, initializer=init, trainable=False))
+            shape=shape, name=name, initializer=init, trainable=False,
+            autocast=False))
 
 
 def compose(layer, mean, variance, gamma, beta):
