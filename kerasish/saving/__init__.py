@@ -11,4 +11,13 @@ def __getattr__(name):
     if name in ("load_model", "save_model", "load_weights", "save_weights"):
         from kerasish.saving import saving_api
         return getattr(saving_api, name)
+    if name == "KerasFileEditor":
+        from kerasish.saving.file_editor import KerasFileEditor
+        return KerasFileEditor
     raise AttributeError(name)
+
+
+def __dir__():
+    return sorted(set(globals()) | {"load_model", "save_model",
+                                    "load_weights", "save_weights",
+                                    "KerasFileEditor"})
