@@ -163,7 +163,7 @@ def DenseNet(blocks, include_top=True, weights="imagenet", input_tensor=None,
     >>> model = densenet.DenseNet([1, 1, 1, 1], weights=None,
     ...                           include_top=False, input_shape=(32, 32, 3))
     >>> model.output.shape
-    (None, 1, 1, 120)
+    (None, 1, 1, 68)
     """
     if not _builder.channels_last():
         raise ValueError(

@@ -95,7 +95,7 @@ def ResNet(stack_fn, preact, use_bias, include_top=True, weights="imagenet",
     >>> model = resnet.ResNet(stack_fn, False, True, weights=None,
     ...                       include_top=False, input_shape=(32, 32, 3))
     >>> model.output.shape
-    (None, 8, 8, 32)
+    (None, 4, 4, 32)
     """
     _builder.check_weights(weights, include_top, classes)
     _builder.check_pooling(pooling)
