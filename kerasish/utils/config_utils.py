@@ -11,7 +11,8 @@ import sys
 
 _LOGGER = logging.getLogger("kerasish")
 _DEFAULTS = {"interactive_logging": True, "traceback_filtering": True,
-             "flash_attention": None}
+             "flash_attention": None,
+             "distribution": None}  # keras.distribution's global setting
 _STATE = dict(_DEFAULTS)
 
 
