@@ -29,7 +29,15 @@ def builtin(module, *aliases):
     return register
 
 
+# Keras modules whose kerasish package loads lazily (not at `import
+# kerasish`): imported, by this fixed table only, when a config names them.
+_LAZY_PACKAGES = {"keras.distillation": "kerasish.distillation"}
+
+
 def builtins_of(module):
+    if module in _LAZY_PACKAGES and module not in _BUILTINS:
+        import importlib
+        importlib.import_module(_LAZY_PACKAGES[module])
     return _BUILTINS.get(module, {})
 
 

@@ -47,9 +47,11 @@ def _skipset(obj_type):
         ref = Layer.__new__(Layer)
         Layer.__init__(ref, name="skipset")
         skip = set(dir(ref)) | set(dir(Model))
-        skip -= {"optimizer"} if obj_type == "Layer" else set()
         skip |= {"_functional", "_operations", "operations", "layers",
                  "_layers", "_tracked_metrics", "history"}
+        # Keras walks a subclassed model's `optimizer` and `layers` (the
+        # latter named by class: `layers/functional`, ...).
+        skip -= {"optimizer", "layers"} if obj_type == "Layer" else set()
     skip.add("_self_unconditional_dependency_names")
     _SKIPSETS[obj_type] = skip
     return skip
