@@ -132,12 +132,58 @@ class Model(Trainer, Layer):
             return
         super()._maybe_build(args, kwargs)
 
+    # -- quantization -----------------------------------------------------------
+    def quantize(self, mode=None, config=None, filters=None, **kwargs):
+        """Quantize the weights of the model's layers, in place.
+
+        Every leaf layer that supports `mode` (Dense, EinsumDense,
+        Embedding) is quantized; others are skipped with a warning, as in
+        Keras. `"gptq"` and `"awq"` then calibrate on `config.dataset`.
+
+        Args:
+            mode: `"int8"`, `"int4"`, `"float8"`, `"gptq"` or `"awq"`;
+                optional when `config` is given.
+            config: A `kerasish.quantizers.QuantizationConfig` (required
+                for GPTQ/AWQ).
+            filters: Only quantize layers whose name matches this regex
+                (or any of a list of regexes), or for which this callable
+                returns True.
+
+        Example:
+
+        >>> import warnings
+        >>> model = kerasish.Sequential([kerasish.Input((4,)),
+        ...                              kerasish.layers.Dense(2)])
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")  # "InputLayer ... skipped"
+        ...     model.quantize("int8")
+        >>> model.layers[0].dtype_policy
+        <QuantizedDTypePolicy "int8_from_float32">
+        """
+        from kerasish.quantizers.model_quantization import quantize_model
+        quantize_model(self, mode, config, filters, **kwargs)
+
+    # Each layer resolves `mode`/`config` itself (as in Keras: a mode name
+    # gives every layer its own config object).
+    quantize._passes_config = True
+
+    def get_quantization_layer_structure(self, mode=None):
+        """`{"pre_block_layers": [...], "sequential_blocks": [...]}` for
+        GPTQ/AWQ, or None; models override it to describe their blocks."""
+        del mode
+        return None
+
     # -- saving ---------------------------------------------------------------
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         """Save to `.keras` (zip) or legacy `.h5`."""
         from kerasish.saving import saving_api
         saving_api.save_model(self, filepath, overwrite=overwrite,
                               zipped=zipped, **kwargs)
+
+    def __reduce__(self):
+        # pickle.dumps(model): the model travels as its .keras file.
+        from kerasish.saving import pickling
+        return pickling.model_from_bytes, (pickling.model_to_bytes(self),)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Save the weights to a `.weights.h5` file."""

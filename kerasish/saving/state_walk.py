@@ -81,6 +81,10 @@ def own_variables(obj):
     from kerasish.optimizers.base_optimizer import Optimizer
     if isinstance(obj, Optimizer):
         return obj.variables
+    if getattr(obj, "quantization_mode", None) is not None and \
+            hasattr(obj, "_serialized_variables"):
+        # Quantized layers save in Keras's per-mode order.
+        return obj._serialized_variables()
     return list(obj._trainable_variables) + \
         list(obj._non_trainable_variables)
 

@@ -4,11 +4,13 @@ from kerasish import regularizers
 from kerasish.backend.linalg import affine
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
+from kerasish.layers.core.quantized_dense import DenseQuantization
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 
 @builtin("keras.layers")
-class Dense(Layer):
+class Dense(DenseQuantization, Layer):
     """Densely-connected layer: `activation(inputs @ kernel + bias)`.
 
     The kernel has shape `(input_dim, units)`; inputs of rank > 2 are
@@ -23,6 +25,13 @@ class Dense(Layer):
         kernel_regularizer, bias_regularizer: Optional regularizers.
         activity_regularizer: Optional regularizer of the output.
         kernel_constraint, bias_constraint: Optional constraints.
+        quantization_config: Optional `kerasish.quantizers`
+            `QuantizationConfig` of a quantized layer (set by `quantize`;
+            read back from configs).
+
+    `quantize("int8" | "int4" | "float8" | "gptq" | "awq")` replaces the
+    float kernel by Keras's quantized variables (`kernel` then reads the
+    int8 values, or the unpacked int4 ones).
 
     Example:
 
@@ -56,6 +65,7 @@ class Dense(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
+        self.quantization_config = quantization_config
         if lora_rank is not None:
             raise ValueError(
                 "kerasish's Dense does not implement LoRA. Received: "
@@ -69,11 +79,17 @@ class Dense(Layer):
             raise ValueError(
                 f"Layer '{self.name}' (Dense) needs a known last input "
                 f"dimension. Received input shape {tuple(input_shape)}")
-        self.kernel = self.add_weight(
-            name="kernel", shape=(input_dim, self.units),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint)
+        kernel_shape = (input_dim, self.units)
+        mode = self.quantization_mode
+        if mode:
+            self.quantized_build(kernel_shape, mode,
+                                 self.quantization_config)
+        if mode not in ("int8", "int4", "gptq", "awq"):
+            self._kernel = self.add_weight(
+                name="kernel", shape=kernel_shape,
+                initializer=self.kernel_initializer,
+                regularizer=self.kernel_regularizer,
+                constraint=self.kernel_constraint)
         self.bias = None
         if self.use_bias:
             self.bias = self.add_weight(
@@ -83,12 +99,23 @@ class Dense(Layer):
                 constraint=self.bias_constraint)
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
 
+    @property
+    def kernel(self):
+        """The kernel variable (its quantized values once quantized)."""
+        if not self.built:
+            raise AttributeError(
+                "You must build the layer before accessing `kernel`.")
+        if self.quantization_mode is not None:
+            return self._quantized_kernel_value()
+        return self._kernel
+
     def call(self, inputs, training=None):
-        if self.bias is not None and inputs.dtype == self.kernel.dtype:
+        kernel = self._kernel
+        if self.bias is not None and inputs.dtype == kernel.dtype:
             relu = self.activation is activations.relu
-            x = affine(inputs, self.kernel, self.bias, relu=relu)
+            x = affine(inputs, kernel, self.bias, relu=relu)
             return x if relu else self.activation(x)
-        x = ops.matmul(inputs, self.kernel)
+        x = ops.matmul(inputs, kernel)
         if self.bias is not None:
             x = ops.add(x, self.bias)
         return self.activation(x)
@@ -111,6 +138,16 @@ class Dense(Layer):
             "kernel_constraint":
                 constraints.serialize(self.kernel_constraint),
             "bias_constraint": constraints.serialize(self.bias_constraint),
-            "quantization_config": None,
+            "quantization_config": serialize_keras_object(
+                self.quantization_config),
         })
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if config.get("quantization_config") is not None:
+            from kerasish import quantizers
+            config["quantization_config"] = quantizers.deserialize(
+                config["quantization_config"])
+        return super().from_config(config)

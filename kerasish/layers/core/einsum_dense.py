@@ -5,7 +5,10 @@ from kerasish import activations, constraints, initializers, ops
 from kerasish import regularizers
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
+from kerasish.layers.core.quantized_einsum_dense import \
+    EinsumDenseQuantization
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 _FORMS = (
     ("([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$", False),
@@ -15,7 +18,7 @@ _FORMS = (
 
 
 @builtin("keras.layers")
-class EinsumDense(Layer):
+class EinsumDense(EinsumDenseQuantization, Layer):
     """A dense layer of any dimensionality: `einsum(equation, x, kernel)`.
 
     The kernel's shape follows from the equation, the input shape and
@@ -36,6 +39,10 @@ class EinsumDense(Layer):
         bias_initializer: Defaults to `"zeros"`.
         kernel_regularizer, bias_regularizer, activity_regularizer,
         kernel_constraint, bias_constraint: Optional.
+        gptq_unpacked_column_size: Set in the configs of GPTQ-quantized
+            layers (the unpacked kernel width).
+        quantization_config: Optional `QuantizationConfig` of a quantized
+            layer (set by `quantize`; read back from configs).
 
     Example:
 
@@ -76,6 +83,7 @@ class EinsumDense(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
+        self.gptq_unpacked_column_size = gptq_unpacked_column_size
         self.quantization_config = quantization_config
 
     def build(self, input_shape):
@@ -83,11 +91,16 @@ class EinsumDense(Layer):
             self.equation, self.bias_axes, input_shape,
             self.partial_output_shape, self.name)
         self.input_spec = InputSpec(ndim=len(input_shape))
-        self.kernel = self.add_weight(
-            name="kernel", shape=kernel_shape,
-            initializer=self._fan_aware(in_axes, out_axes),
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint)
+        mode = self.quantization_mode
+        if mode is not None:
+            self.quantized_build(kernel_shape, mode,
+                                 self.quantization_config)
+        if mode not in ("int8", "int4", "gptq", "awq"):
+            self._kernel = self.add_weight(
+                name="kernel", shape=kernel_shape,
+                initializer=self._fan_aware(in_axes, out_axes),
+                regularizer=self.kernel_regularizer,
+                constraint=self.kernel_constraint)
         self.bias = None
         if bias_shape is not None:
             self.bias = self.add_weight(
@@ -112,8 +125,18 @@ class EinsumDense(Layer):
             self.equation, self.bias_axes, input_shape,
             self.partial_output_shape, self.name)[2])
 
+    @property
+    def kernel(self):
+        """The kernel variable (its quantized values once quantized)."""
+        if not self.built:
+            raise AttributeError(
+                "You must build the layer before accessing `kernel`.")
+        if self.quantization_mode is not None:
+            return self._quantized_kernel_value()
+        return self._kernel
+
     def call(self, inputs, training=None):
-        x = ops.einsum(self.equation, inputs, self.kernel)
+        x = ops.einsum(self.equation, inputs, self._kernel)
         if self.bias is not None:
             x = ops.add(x, self.bias)
         return self.activation(x)
@@ -136,9 +159,22 @@ class EinsumDense(Layer):
             "kernel_constraint":
                 constraints.serialize(self.kernel_constraint),
             "bias_constraint": constraints.serialize(self.bias_constraint),
-            "quantization_config": None,
+            "quantization_config": serialize_keras_object(
+                self.quantization_config),
         })
+        if self.gptq_unpacked_column_size:
+            config["gptq_unpacked_column_size"] = \
+                self.gptq_unpacked_column_size
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if config.get("quantization_config") is not None:
+            from kerasish import quantizers
+            config["quantization_config"] = quantizers.deserialize(
+                config["quantization_config"])
+        return super().from_config(config)
 
 
 def _split(equation):

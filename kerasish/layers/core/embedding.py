@@ -8,7 +8,9 @@ from kerasish.backend import shape as S
 from kerasish.backend.tensor import Tensor
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
+from kerasish.layers.core.quantized_embedding import EmbeddingQuantization
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 
 def _check_dim(value, name):
@@ -21,7 +23,7 @@ def _check_dim(value, name):
 
 
 @builtin("keras.layers")
-class Embedding(Layer):
+class Embedding(EmbeddingQuantization, Layer):
     """Turn non-negative integer ids into dense vectors of size `output_dim`.
 
     The output is `embeddings[inputs]`, of shape `inputs.shape +
@@ -38,6 +40,8 @@ class Embedding(Layer):
         mask_zero: Whether id 0 is padding: the layer then emits a mask
             (`inputs != 0`) for downstream layers. Defaults to False.
         weights: Optional initial table (`(input_dim, output_dim)` array).
+        quantization_config: Optional `QuantizationConfig` of a quantized
+            layer (`quantize("int8" | "int4")` sets it).
         **kwargs: Base layer arguments. The deprecated `input_length` is
             accepted and ignored, with a warning, as in Keras 3.
 
@@ -71,6 +75,7 @@ class Embedding(Layer):
         self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
+        self.quantization_config = quantization_config
         self.autocast = False
         if weights is not None:
             self.build()
@@ -81,12 +86,27 @@ class Embedding(Layer):
     def build(self, input_shape=None):
         if self.built:
             return
-        self.embeddings = self.add_weight(
-            shape=(self.input_dim, self.output_dim), name="embeddings",
-            initializer=self.embeddings_initializer,
-            regularizer=self.embeddings_regularizer,
-            constraint=self.embeddings_constraint, trainable=True)
+        shape = (self.input_dim, self.output_dim)
+        mode = self.quantization_mode
+        if mode:
+            self.quantized_build(shape, mode, self.quantization_config)
+        if mode not in ("int8", "int4"):
+            self._embeddings = self.add_weight(
+                shape=shape, name="embeddings",
+                initializer=self.embeddings_initializer,
+                regularizer=self.embeddings_regularizer,
+                constraint=self.embeddings_constraint, trainable=True)
         self.built = True
+
+    @property
+    def embeddings(self):
+        """The table variable (its quantized values once quantized)."""
+        if not self.built:
+            raise AttributeError(
+                "You must build the layer before accessing `embeddings`.")
+        if self.quantization_mode is not None:
+            return self._quantized_embeddings_value()
+        return self._embeddings
 
     def call(self, inputs):
         ids = inputs._value if isinstance(inputs, Tensor) else \
@@ -94,7 +114,7 @@ class Embedding(Layer):
         if ids.dtype.kind not in "iu":
             ids = ids.astype(np.int32)
         self._check_ids(ids)
-        outputs = S.take(self.embeddings, ids, axis=0)
+        outputs = S.take(self._embeddings, ids, axis=0)
         dtype = np.dtype(self.compute_dtype)
         if outputs._value.dtype != dtype:
             outputs = ops.cast(outputs, dtype)
@@ -136,6 +156,16 @@ class Embedding(Layer):
             "embeddings_constraint":
                 constraints.serialize(self.embeddings_constraint),
             "mask_zero": self.mask_zero,
-            "quantization_config": None,
+            "quantization_config": serialize_keras_object(
+                self.quantization_config),
         })
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if config.get("quantization_config") is not None:
+            from kerasish import quantizers
+            config["quantization_config"] = quantizers.deserialize(
+                config["quantization_config"])
+        return super().from_config(config)
