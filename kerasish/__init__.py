@@ -29,7 +29,8 @@ _LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
                  "applications", "preprocessing", "visualization")
 _LAZY_NAMES = {"FloatDTypePolicy": "kerasish.dtype_policies",
                "Quantizer": "kerasish.quantizers"}
-_LAZY_MODULES += ("legacy", "distribution", "distillation")
+_LAZY_MODULES += ("legacy", "distribution", "distillation",
+                  "wrappers")
 _LAZY_NAMES.update({
     "Function": "kerasish.engine.function",
     "Operation": "kerasish.engine.operation",
