@@ -18,7 +18,8 @@ TOP_LEVEL = [
     "InputSpec", "KerasTensor", "Layer", "Loss", "Metric", "Model",
     "Operation", "Optimizer", "Quantizer", "Regularizer", "RematScope",
     "Sequential", "StatelessScope", "SymbolicScope", "Variable", "device",
-    "distillation", "distribution", "legacy", "name_scope", "remat"]
+    "distillation", "distribution", "legacy", "name_scope", "remat",
+    "wrappers"]
 UTILS = ["Config", "CustomObjectScope", "clear_session",
          "custom_object_scope", "deserialize_keras_object",
          "get_source_inputs", "is_keras_tensor", "legacy",
