@@ -214,7 +214,10 @@ class Layer(Operation, QuantizationHooks):
 
     @property
     def compute_dtype(self):
-        return self._own_policy().compute_dtype
+        policy = self._dtype_policy
+        if policy._is_policy_map:   # read on every call: keep it cheap
+            policy = self._own_policy()
+        return policy.compute_dtype
 
     @property
     def variable_dtype(self):
@@ -457,7 +460,8 @@ class Layer(Operation, QuantizationHooks):
         with call_context.training_scope(training):
             if self._dtype_policy._plain and autocast._state.dtype is None:
                 # The common case: no autocast scope, no quantized path.
-                outputs = self._run_call(self.call, built, args, kwargs)
+                outputs = self.call(*args, **kwargs) if built else \
+                    self._run_call(self.call, built, args, kwargs)
             else:
                 outputs = self._policy_call(built, args, kwargs)
         if self.activity_regularizer is not None and \
