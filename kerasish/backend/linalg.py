@@ -16,8 +16,14 @@ def _fold(a):
 def matmul(a, b):
     a, b = np.asarray(a), np.asarray(b)
     if b.ndim == 2 and a.ndim > 2:
-        return (_fold(a) @ b).reshape(a.shape[:-1] + (b.shape[1],))
-    return np.matmul(a, b)
+        out = (_fold(a) @ b).reshape(a.shape[:-1] + (b.shape[1],))
+    else:
+        out = np.matmul(a, b)
+    if out.dtype != a.dtype and a.dtype == b.dtype:
+        # ml_dtypes' bfloat16 products come back float32; XLA accumulates
+        # in float32 too but returns bfloat16.
+        out = out.astype(a.dtype)
+    return out
 
 
 def _as_matrices(g, a, b):

@@ -152,3 +152,19 @@ def test_mixed_bfloat16_trains_with_float32_variables():
     losses = history.history["loss"]
     assert losses[-1] < losses[0]
     assert all(w.dtype == np.float32 for w in model.weights)
+
+
+def test_mixed_bfloat16_layers_compute_in_bfloat16():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    kerasish.config.set_dtype_policy("mixed_bfloat16")
+    try:
+        dense = layers.Dense(3)
+        x = np.random.default_rng(1).normal(size=(2, 5)).astype("float32")
+        y = dense(x)
+    finally:
+        kerasish.config.set_dtype_policy(None)
+    assert y.dtype == ml_dtypes.bfloat16
+    bf16 = ml_dtypes.bfloat16
+    kernel = dense.kernel.numpy().astype(bf16).astype("float32")
+    expected = (x.astype(bf16).astype("float32") @ kernel).astype(bf16)
+    np.testing.assert_array_equal(np.asarray(y), expected)
