@@ -181,7 +181,8 @@ class Model(Trainer, Layer):
                               zipped=zipped, **kwargs)
 
     def __reduce__(self):
-        # pickle.dumps(model): the model travels as its .keras file.
+        # Pickling (and deep-copying) a model: it travels as its .keras
+        # file (saving/pickling.py), as in Keras.
         from kerasish.saving import pickling
         return pickling.model_from_bytes, (pickling.model_to_bytes(self),)
 

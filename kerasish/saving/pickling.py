@@ -1,4 +1,4 @@
-"""Pickling models (`pickle.dumps(model)`), as Keras 3 supports it.
+"""Pickling and deep-copying models, as Keras 3 supports them.
 
 A model pickles as the bytes of its `.keras` file and unpickles by
 loading them (with `safe_mode=False`: unpickling already runs arbitrary
@@ -25,10 +25,10 @@ def model_from_bytes(data):
 
     Example:
 
-    >>> import pickle
+    >>> import copy
     >>> model = kerasish.Sequential([kerasish.Input((2,)),
     ...                              kerasish.layers.Dense(1)])
-    >>> clone = pickle.loads(pickle.dumps(model))
+    >>> clone = copy.deepcopy(model)    # through Model.__reduce__
     >>> bool(np.all(clone.get_weights()[0] == model.get_weights()[0]))
     True
     """
