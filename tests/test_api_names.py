@@ -68,6 +68,20 @@ def test_models_save_model_round_trips(tmp_path):
                                model.predict(x, verbose=0))
 
 
+def test_clone_model_keeps_the_compile_config():
+    model = kerasish.Sequential([kerasish.Input((3,)),
+                                 kerasish.layers.Dense(2)])
+    assert not kerasish.models.clone_model(model).compiled
+    model.compile(optimizer=kerasish.optimizers.SGD(0.5), loss="mae",
+                  metrics=["mse"])
+    clone = kerasish.models.clone_model(model)
+    assert clone.compiled and clone.optimizer is not model.optimizer
+    assert clone.get_compile_config() == model.get_compile_config()
+    logs = clone.evaluate(np.ones((2, 3)), np.ones((2, 2)), verbose=0,
+                          return_dict=True)
+    assert sorted(logs) == ["loss", "mse"]
+
+
 def test_new_names_stay_out_of_the_import_path():
     code = ("import sys, kerasish; print(sorted(m for m in sys.modules if "
             "m in ('kerasish.engine.scopes', 'kerasish.legacy')))")

@@ -79,4 +79,9 @@ def clone_model(model, input_tensors=None, clone_function=None):
                                                    serialize_keras_object)
     config = serialize_keras_object(model)
     config.pop("compile_config", None)
-    return deserialize_keras_object(config)
+    clone = deserialize_keras_object(config)
+    if model.compiled:
+        # As Keras: a compiled model's clone is compiled the same way
+        # (with a new optimizer).
+        clone.compile_from_config(model.get_compile_config())
+    return clone

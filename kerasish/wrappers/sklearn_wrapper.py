@@ -130,9 +130,7 @@ class SKLBase(BaseEstimator):
         from kerasish.engine.model import Model
         if isinstance(self.model, Model):
             from kerasish.models import clone_model
-            clone = clone_model(self.model)
-            clone.compile_from_config(self.model.get_compile_config())
-            return clone
+            return clone_model(self.model)
         return self.model(X=X, y=y, **(self.model_kwargs or {}))
 
     def fit(self, X, y, **kwargs):
