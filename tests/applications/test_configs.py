@@ -87,3 +87,43 @@ def test_saved_application_reloads(tmp_path):
     x = np.random.default_rng(0).uniform(0, 255, (1, 32, 32, 3))
     np.testing.assert_allclose(loaded.predict(x, verbose=0),
                                model.predict(x, verbose=0), rtol=1e-6)
+
+
+# `keras.saving.serialize_keras_object` of ConvNeXt's layers, built on an
+# `Input((4, 4, 8))` in Keras 3.15.1.
+CONVNEXT_LAYERS = {
+    "LayerScale": ((1e-6, 8), {"init_values": 1e-06, "projection_dim": 8}),
+    "StochasticDepth": ((0.1,), {"drop_path_rate": 0.1}),
+}
+FLOAT32 = {"module": "keras", "class_name": "DTypePolicy",
+           "config": {"name": "float32"}, "registered_name": None}
+
+
+@pytest.mark.parametrize("class_name", sorted(CONVNEXT_LAYERS))
+def test_convnext_layers_serialize_as_keras(class_name):
+    from kerasish.applications import convnext
+    args, own_config = CONVNEXT_LAYERS[class_name]
+    layer = getattr(convnext, class_name)(*args, name="layer")
+    layer(kerasish.Input((4, 4, 8)))
+    got = _json(serialization_lib.serialize_keras_object(layer))
+    assert got == {
+        "module": "keras.src.applications.convnext",
+        "class_name": class_name, "registered_name": class_name,
+        "config": dict(name="layer", trainable=True, dtype=FLOAT32,
+                       **own_config),
+        "build_config": {"input_shape": [None, 4, 4, 8]}}
+    clone = serialization_lib.deserialize_keras_object(got)
+    assert type(clone) is type(layer) and clone.get_config() == \
+        layer.get_config()
+
+
+def test_stochastic_depth_drops_whole_samples_in_training():
+    from kerasish.applications.convnext import StochasticDepth
+    layer = StochasticDepth(0.5)
+    x = np.ones((400, 2, 2, 3), "float32")
+    np.testing.assert_array_equal(np.asarray(layer(x)), x)
+    out = np.asarray(layer(x, training=True)).reshape(400, -1)
+    # Each sample is dropped or kept (scaled by 1 / keep) as a whole.
+    assert set(np.unique(out)) <= {0.0, 2.0}
+    assert (out.min(axis=1) == out.max(axis=1)).all()
+    assert 0.4 < (out[:, 0] == 0).mean() < 0.6
