@@ -10,6 +10,7 @@ import numpy as np
 from kerasish import ops, tree
 from kerasish.backend import config
 from kerasish.engine import naming
+from kerasish.backend.tensor import Tensor
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean",
                "mean_with_sample_weight")
@@ -89,6 +90,8 @@ def convert_structure(structure, dtype):
     A (nested) list of plain numbers is one array, not a structure of
     scalars: `loss([[0.0, 1.0]], [[1.0, 1.0]])` works as it reads.
     """
+    if isinstance(structure, (Tensor, np.ndarray)):
+        return ops.convert_to_tensor(structure, dtype=dtype)
     if _is_number_list(structure):
         return ops.convert_to_tensor(np.asarray(structure), dtype=dtype)
     return tree.map_structure(

@@ -45,6 +45,9 @@ class LossFunctionWrapper(Loss):
         self._fn_kwargs = kwargs
 
     def call(self, y_true, y_pred):
+        if not (tree.is_nested(y_true) or tree.is_nested(y_pred)):
+            y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+            return self.fn(y_true, y_pred, **self._fn_kwargs)
         flat_true, flat_pred = tree.flatten(y_true), tree.flatten(y_pred)
         if len(flat_true) == len(flat_pred):
             pairs = [squeeze_or_expand_to_same_rank(t, p)
