@@ -13,10 +13,12 @@ The rules are Keras 3's (its optree backend):
 """
 import collections
 
-from kerasish.engine.tracking import TrackedDict, TrackedList
+from kerasish.engine.tracking import TrackedDict as _TrackedDict
+from kerasish.engine.tracking import TrackedList as _TrackedList
 
-_SEQUENCES = (list, tuple, collections.deque, TrackedList)
-_DICTS = (dict, collections.OrderedDict, collections.defaultdict, TrackedDict)
+_SEQUENCES = (list, tuple, collections.deque, _TrackedList)
+_DICTS = (dict, collections.OrderedDict, collections.defaultdict,
+          _TrackedDict)
 
 
 class MAP_TO_NONE:
@@ -160,7 +162,7 @@ def _kind(structure):
     t = type(structure)
     if t in _DICTS:
         return dict
-    return list if t is TrackedList else t
+    return list if t is _TrackedList else t
 
 
 def _check_node(expected, actual):

@@ -1,11 +1,11 @@
 """Activation functions (`keras.activations`), same names and formulas."""
 from kerasish import ops
-from kerasish.saving.object_registration import builtin
+from kerasish.saving.object_registration import builtin as _builtin
 
 _MODULE = "keras.activations"
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
     """Rectified linear unit with Keras's optional slope, cap and threshold.
 
@@ -40,7 +40,7 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
     return x
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def leaky_relu(x, negative_slope=0.2):
     """`x` if `x >= 0` else `negative_slope * x`.
 
@@ -54,7 +54,7 @@ def leaky_relu(x, negative_slope=0.2):
     return ops.leaky_relu(x, negative_slope=negative_slope)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def relu6(x):
     """`min(max(x, 0), 6)`.
 
@@ -68,7 +68,7 @@ def relu6(x):
     return ops.relu6(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def elu(x, alpha=1.0):
     """Exponential linear unit: `x` if `x > 0` else `alpha * (exp(x) - 1)`.
 
@@ -82,7 +82,7 @@ def elu(x, alpha=1.0):
     return ops.elu(x, alpha=alpha)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def selu(x):
     """Scaled ELU: `scale * elu(x, alpha)` with `alpha ~ 1.6733` and
     `scale ~ 1.0507`, the self-normalising constants (use with
@@ -94,7 +94,7 @@ def selu(x):
     return ops.selu(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def softplus(x):
     """`log(exp(x) + 1)`.
 
@@ -108,7 +108,7 @@ def softplus(x):
     return ops.softplus(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def softsign(x):
     """`x / (|x| + 1)`.
 
@@ -122,7 +122,7 @@ def softsign(x):
     return ops.softsign(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def silu(x):
     """Sigmoid linear unit `x * sigmoid(x)` (also called swish).
 
@@ -132,7 +132,7 @@ def silu(x):
     return ops.silu(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def tanh(x):
     """Hyperbolic tangent.
 
@@ -146,7 +146,7 @@ def tanh(x):
     return ops.tanh(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def sigmoid(x):
     """`1 / (1 + exp(-x))`.
 
@@ -160,7 +160,7 @@ def sigmoid(x):
     return ops.sigmoid(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def exponential(x):
     """`exp(x)`.
 
@@ -174,7 +174,7 @@ def exponential(x):
     return ops.exp(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def hard_sigmoid(x):
     """Piecewise-linear sigmoid: `relu6(x + 3) / 6`.
 
@@ -184,7 +184,7 @@ def hard_sigmoid(x):
     return ops.hard_sigmoid(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def hard_silu(x):
     """`x * hard_sigmoid(x)` (also called hard swish).
 
@@ -198,7 +198,7 @@ def hard_silu(x):
     return ops.hard_silu(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def linear(x):
     """Identity.
 
@@ -212,7 +212,7 @@ def linear(x):
     return x
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def mish(x):
     """Mish: `x * tanh(softplus(x))`, a smooth non-monotonic activation.
 
@@ -223,7 +223,7 @@ def mish(x):
     return x * ops.tanh(ops.softplus(x))
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def softmax(x, axis=-1):
     """Softmax: `exp(x) / sum(exp(x))` over `axis`, computed stably.
 
@@ -238,7 +238,7 @@ def softmax(x, axis=-1):
     return ops.softmax(x, axis=axis)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def log_softmax(x, axis=-1):
     """`log(softmax(x))` over `axis`, computed stably.
 
@@ -256,7 +256,7 @@ def log_softmax(x, axis=-1):
     return ops.log_softmax(x, axis=axis)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def log_sigmoid(x):
     """`log(sigmoid(x))`, computed stably.
 
@@ -270,7 +270,7 @@ def log_sigmoid(x):
     return ops.log_sigmoid(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def gelu(x, approximate=False):
     """Gaussian error linear unit, `x * P(X <= x)` for `X ~ N(0, 1)`.
 
@@ -285,7 +285,7 @@ def gelu(x, approximate=False):
     return ops.gelu(x, approximate=approximate)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def celu(x, alpha=1.0):
     """Continuously differentiable ELU:
     `max(x, 0) + alpha * (exp(min(x, 0) / alpha) - 1)`.
@@ -304,7 +304,7 @@ def celu(x, alpha=1.0):
     return ops.celu(x, alpha=alpha)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def glu(x, axis=-1):
     """Gated linear unit: `a * sigmoid(b)`, `(a, b)` the halves of `axis`.
 
@@ -318,7 +318,7 @@ def glu(x, axis=-1):
     return ops.glu(x, axis=axis)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def tanh_shrink(x):
     """`x - tanh(x)`.
 
@@ -332,7 +332,7 @@ def tanh_shrink(x):
     return ops.tanh_shrink(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def hard_tanh(x):
     """`x` clipped to `[-1, 1]`.
 
@@ -346,7 +346,7 @@ def hard_tanh(x):
     return ops.hard_tanh(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def hard_shrink(x, threshold=0.5):
     """`x` where `|x| > threshold`, else 0.
 
@@ -364,7 +364,7 @@ def hard_shrink(x, threshold=0.5):
     return ops.hard_shrink(x, threshold=threshold)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def soft_shrink(x, threshold=0.5):
     """Shrink toward 0 by `threshold`; 0 inside `[-threshold, threshold]`.
 
@@ -378,7 +378,7 @@ def soft_shrink(x, threshold=0.5):
     return ops.soft_shrink(x, threshold=threshold)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def threshold(x, threshold, default_value):
     """`x` where `x > threshold`, else `default_value`.
 
@@ -393,7 +393,7 @@ def threshold(x, threshold, default_value):
     return ops.threshold(x, threshold, default_value)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def sparse_plus(x):
     """0 for `x <= -1`, `(x + 1)**2 / 4` for `-1 < x < 1`, `x` above.
 
@@ -407,7 +407,7 @@ def sparse_plus(x):
     return ops.sparse_plus(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def sparse_sigmoid(x):
     """0 for `x <= -1`, `(x + 1) / 2` in between, 1 for `x >= 1`.
 
@@ -421,7 +421,7 @@ def sparse_sigmoid(x):
     return ops.sparse_sigmoid(x)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def squareplus(x, b=4):
     """Squareplus, a smooth relu: `(x + sqrt(x**2 + b)) / 2`.
 
@@ -435,7 +435,7 @@ def squareplus(x, b=4):
     return ops.squareplus(x, b=b)
 
 
-@builtin(_MODULE)
+@_builtin(_MODULE)
 def sparsemax(x, axis=-1):
     """Sparsemax: the Euclidean projection onto the probability simplex.
 

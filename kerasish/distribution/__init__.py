@@ -11,5 +11,5 @@ from kerasish.distribution.mesh import (  # noqa: F401
     DeviceMesh, LayoutMap, TensorLayout, get_device_count, initialize,
     list_devices)
 from kerasish.distribution.distributions import (  # noqa: F401
-    DataParallel, Distribution, ModelParallel, distribute_tensor,
+    DataParallel, ModelParallel, distribute_tensor,
     distribution, set_distribution)

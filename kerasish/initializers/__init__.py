@@ -5,12 +5,12 @@ from kerasish.initializers.initializers import (  # noqa: F401
     GlorotNormal, HeNormal, HeUniform, LecunNormal, LecunUniform,
     Orthogonal, compute_fans)
 from kerasish.initializers.stft import STFT  # noqa: F401,E402
-from kerasish.saving.get_utils import make_get  # noqa: E402
+from kerasish.saving.get_utils import make_get as _make_get  # noqa: E402
 
 IdentityInitializer = Identity
 OrthogonalInitializer = Orthogonal
 STFTInitializer = stft = STFT
-get, serialize, deserialize = make_get("keras.initializers", "initializer",
+get, serialize, deserialize = _make_get("keras.initializers", "initializer",
                                        Initializer)
 # Keras exposes lowercase aliases of the classes too.
 constant, zeros, ones, identity = Constant, Zeros, Ones, Identity

@@ -13,9 +13,6 @@ from kerasish.quantizers.float8 import (  # noqa: F401
     quantize_and_dequantize)
 from kerasish.quantizers.int4_packing import (  # noqa: F401
     pack_int4, unpack_int4)
-from kerasish.quantizers.zero_point import (  # noqa: F401
-    compute_quantization_parameters, dequantize_with_sz_map,
-    quantize_with_sz_map)
 from kerasish.quantizers.quantization_config import (  # noqa: F401
     Float8QuantizationConfig, Int4QuantizationConfig,
     Int8QuantizationConfig, QuantizationConfig)
