@@ -22,7 +22,18 @@ _DICTS = (dict, collections.OrderedDict, collections.defaultdict,
 
 
 class MAP_TO_NONE:
-    """Return this from a `traverse` function to replace a sub-tree by None."""
+    """Return this from a `traverse` function to replace a sub-tree by None.
+
+    (A `None` result means "keep going"; this sentinel means "this
+    sub-tree becomes `None`".)
+
+    Example:
+
+    >>> def drop_ints(x):
+    ...     return MAP_TO_NONE if isinstance(x, int) else None
+    >>> kerasish.tree.traverse(drop_ints, {"a": 1, "b": [2.0, 3]})
+    {'a': None, 'b': [2.0, None]}
+    """
 
 
 def _is_namedtuple(x):

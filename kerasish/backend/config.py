@@ -106,7 +106,26 @@ def set_image_data_format(data_format):
 
 
 def standardize_data_format(data_format):
-    """Resolve `None` to the global default and validate the value."""
+    """Resolve `None` to the global default and validate the value.
+
+    Args:
+        data_format: `"channels_last"`, `"channels_first"` (any case) or
+            `None` for `kerasish.config.image_data_format()`.
+
+    Returns:
+        The data format in lower case.
+
+    Example:
+
+    >>> kerasish.backend.standardize_data_format(None)
+    'channels_last'
+    >>> kerasish.backend.standardize_data_format("Channels_First")
+    'channels_first'
+    >>> kerasish.backend.standardize_data_format("NCHW")
+    Traceback (most recent call last):
+    ...
+    ValueError: The `data_format` argument must be one of ...
+    """
     if data_format is None:
         return _IMAGE_DATA_FORMAT
     data_format = str(data_format).lower()

@@ -72,7 +72,24 @@ def is_float(dtype):
 
 
 def result_type(*dtypes):
-    """Keras's promotion: any float wins over ints (int32 + float32 -> float32)."""
+    """Keras's promotion: floats win over ints (int32 + float32 -> float32).
+
+    Args:
+        *dtypes: Dtype names or numpy dtypes.
+
+    Returns:
+        The promoted dtype's name: the widest float among the floats, or
+        numpy's promotion of the ints when there is no float.
+
+    Example:
+
+    >>> kerasish.backend.result_type("int32", "float32")
+    'float32'
+    >>> kerasish.backend.result_type("int32", "float16")
+    'float16'
+    >>> kerasish.backend.result_type("int8", "uint8")
+    'int16'
+    """
     names = [standardize_dtype(d) for d in dtypes]
     floats = [n for n in names if n in ML_FLOATS or
               np.dtype(n).kind in "fc"]

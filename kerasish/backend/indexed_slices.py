@@ -8,7 +8,34 @@ import numpy as np
 
 
 class IndexedSlices:
-    """Rows `values[i]` to be added at row `indices[i]` of `dense_shape`."""
+    """Rows `values[i]` to be added at row `indices[i]` of `dense_shape`.
+
+    Repeated indices add up. `to_dense()` (or `np.asarray`) gives the full
+    array; adding a dense array scatters the rows into a copy of it.
+
+    Args:
+        indices: Integer array of row indices, shape `(n,)`.
+        values: Array of rows, shape `(n,) + dense_shape[1:]`.
+        dense_shape: Shape of the full (dense) tensor.
+
+    Example:
+
+    >>> rows = IndexedSlices(np.array([0, 2, 0]),
+    ...                      np.ones((3, 2), "float32"), (3, 2))
+    >>> rows.to_dense()
+    array([[2., 2.],
+           [0., 0.],
+           [1., 1.]], dtype=float32)
+
+    An embedding table's gradient is one:
+
+    >>> table = kerasish.Variable(np.ones((5, 2), "float32"))
+    >>> with kerasish.GradientTape() as tape:
+    ...     out = kerasish.ops.sum(kerasish.ops.take(table, [1, 3], axis=0))
+    >>> grad = tape.gradient(out, table)
+    >>> type(grad).__name__, grad.indices.tolist(), grad.dense_shape
+    ('IndexedSlices', [1, 3], (5, 2))
+    """
 
     __slots__ = ("indices", "values", "dense_shape")
 

@@ -34,7 +34,26 @@ from kerasish.backend.tensor import Tensor
 
 
 def unbroadcast(g, like):
-    """Sum `g` over the axes that broadcasting added to `like`'s shape."""
+    """Sum `g` over the axes that broadcasting added to `like`'s shape.
+
+    A VJP calls it to bring an output-shaped gradient back to the shape of
+    an input that was broadcast in the forward pass.
+
+    Args:
+        g: The gradient, a numpy array of the broadcast (output) shape.
+        like: The input (an array) or its shape (a tuple).
+
+    Returns:
+        `g` summed down to `like`'s shape.
+
+    Example:
+
+    >>> g = np.ones((4, 2, 3))
+    >>> unbroadcast(g, np.zeros((1, 3)))
+    array([[8., 8., 8.]])
+    >>> unbroadcast(g, (2, 1)).shape
+    (2, 1)
+    """
     shape = np.shape(like) if not isinstance(like, tuple) else like
     if g.shape == shape:
         return g
@@ -76,7 +95,32 @@ def _sequence_to_array(seq):
 
 
 class Primitive:
-    """A named differentiable operation; call it like the forward function."""
+    """A named differentiable operation; call it like the forward function.
+
+    Built by the `primitive` decorator. Calling it runs the numpy forward on
+    the unwrapped arrays, returns a `Tensor` and records the call on every
+    active `GradientTape`; the gradient rules come from `defvjp` (one rule
+    for all inputs) or `defvjps` (one rule per input).
+
+    Args:
+        fwd: The numpy forward function. Positional arguments are array
+            inputs, keyword arguments static parameters.
+        name: The operation's name. Defaults to `fwd.__name__`.
+        saves: If `True`, `fwd` returns `(output, saved)` and `saved` is
+            handed to the VJP as its `saved` keyword. Defaults to `False`.
+
+    Example:
+
+    >>> def scale(x, factor=1.0):
+    ...     return x * factor
+    >>> op = Primitive(scale, name="scale")
+    >>> rules = op.defvjps(lambda g, out, x, factor=1.0: g * factor)
+    >>> x = kerasish.Variable([1.0, 2.0])
+    >>> with kerasish.GradientTape() as tape:
+    ...     y = kerasish.ops.sum(op(x, factor=3.0))
+    >>> float(y), tape.gradient(y, x).numpy().tolist()
+    (9.0, [3.0, 3.0])
+    """
 
     def __init__(self, fwd, name=None, saves=False):
         self.fwd = fwd
@@ -143,14 +187,57 @@ class Primitive:
 
 
 def primitive(fwd=None, *, name=None, saves=False):
-    """Decorator turning a numpy function into a differentiable `Primitive`."""
+    """Decorator turning a numpy function into a differentiable `Primitive`.
+
+    Args:
+        fwd: The numpy forward function (when used as `@primitive`).
+        name: Optional name of the operation. Defaults to `fwd.__name__`.
+        saves: Whether `fwd` returns `(output, saved)` (see `Primitive`).
+            Defaults to `False`.
+
+    Returns:
+        A `Primitive`, or a decorator making one when called with keyword
+        arguments only (`@primitive(saves=True)`).
+
+    Example:
+
+    >>> @primitive
+    ... def cube(x):
+    ...     return x ** 3
+    >>> @cube.defvjp
+    ... def cube_vjp(g, out, x):
+    ...     return (g * 3 * x ** 2,)
+    >>> x = kerasish.Variable(2.0)
+    >>> with kerasish.GradientTape() as tape:
+    ...     y = cube(x)
+    >>> float(y), float(tape.gradient(y, x))
+    (8.0, 12.0)
+    """
     if fwd is None:
         return lambda f: Primitive(f, name=name, saves=saves)
     return Primitive(fwd, name=name, saves=saves)
 
 
 def nondiff(fn):
-    """Wrap a numpy function whose result has no gradient (argmax, ==, ...)."""
+    """Wrap a numpy function whose result has no gradient (argmax, ==, ...).
+
+    The wrapper accepts tensors, returns a `Tensor` and records nothing on
+    the tapes, so gradients never flow through it.
+
+    Args:
+        fn: A numpy function.
+
+    Example:
+
+    >>> argmax = nondiff(np.argmax)
+    >>> int(argmax(kerasish.ops.convert_to_tensor([1.0, 5.0, 2.0])))
+    1
+    >>> x = kerasish.Variable([1.0, 2.0])
+    >>> with kerasish.GradientTape() as tape:
+    ...     y = argmax(x)
+    >>> print(tape.gradient(y, x))
+    None
+    """
     def wrapper(*args, **params):
         out = fn(*[to_array(a) for a in args], **params)
         return Tensor(out if type(out) is np.ndarray else np.asarray(out))

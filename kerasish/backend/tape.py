@@ -49,7 +49,21 @@ class _Record:
 
 
 class stop_recording:
-    """Context manager pausing every tape on this thread (inner traces)."""
+    """Context manager pausing every tape on this thread (inner traces).
+
+    Operations run inside the block are not recorded, so no gradient flows
+    through them; the tapes resume recording on exit.
+
+    Example:
+
+    >>> x = kerasish.Variable(3.0)
+    >>> with kerasish.GradientTape() as tape:
+    ...     with stop_recording():
+    ...         constant = x * x
+    ...     y = x * constant
+    >>> float(y), float(tape.gradient(y, x))
+    (27.0, 9.0)
+    """
 
     def __enter__(self):
         self._saved = _local.tapes

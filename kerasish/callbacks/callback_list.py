@@ -39,6 +39,23 @@ class CallbackList(Callback):
         add_progbar: Append a `ProgbarLogger` unless one is present.
         model: The model the callbacks are attached to.
         **params: Passed to every callback's `set_params`.
+
+    Example:
+
+    >>> import kerasish
+    >>> seen = []
+    >>> log_epochs = kerasish.callbacks.LambdaCallback(
+    ...     on_epoch_end=lambda epoch, logs: seen.append((epoch, logs)))
+    >>> model = kerasish.Sequential([kerasish.layers.Dense(1)])
+    >>> callbacks = CallbackList([log_epochs], add_history=True,
+    ...                          model=model, epochs=2)
+    >>> [type(c).__name__ for c in callbacks.callbacks]
+    ['LambdaCallback', 'History']
+    >>> log_epochs.params
+    {'epochs': 2}
+    >>> callbacks.on_epoch_end(0, {"loss": np.float32(0.5)})
+    >>> seen, model.history.history
+    ([(0, {'loss': 0.5})], {'loss': [0.5]})
     """
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False,

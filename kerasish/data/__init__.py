@@ -1,5 +1,5 @@
 """`kerasish.data`: a small tf.data-style input pipeline (`Dataset`)."""
 from kerasish.data.dataset import Dataset, INFINITE, UNKNOWN  # noqa: F401
-from kerasish.data.adapter import DatasetAdapter, register as _register
+from kerasish.data.adapter import register as _register
 
 _register()

@@ -21,6 +21,31 @@ class EstimatorSaver(Saver):
     Args:
         max_to_keep: Newest checkpoints kept. Defaults to 5.
         keep_checkpoint_every_n_hours: Also keep one per this many hours.
+
+    The Estimator makes one from its `RunConfig`; a `model_fn` may give its
+    own through the spec's `kerasish.train.Scaffold`.
+
+    Example:
+
+    >>> import os
+    >>> from kerasish import estimator
+    >>> def model_fn(features, labels, mode):
+    ...     layer = kerasish.layers.Dense(1)
+    ...     loss = kerasish.ops.mean((layer(features["x"]) - labels) ** 2)
+    ...     train_op = kerasish.optimizers.SGD(0.1).minimize(
+    ...         loss, layer.trainable_variables)
+    ...     saver = estimator.EstimatorSaver(max_to_keep=2)
+    ...     return estimator.EstimatorSpec(
+    ...         mode, loss=loss, train_op=train_op,
+    ...         scaffold=kerasish.train.Scaffold(saver=saver))
+    >>> config = estimator.RunConfig(model_dir="est",
+    ...                              save_checkpoints_steps=1)
+    >>> est = estimator.Estimator(model_fn, config=config)
+    >>> data = ({"x": np.ones((4, 2), "float32")},
+    ...         np.ones((4, 1), "float32"))
+    >>> _ = est.train(lambda: data, steps=4)
+    >>> sorted(f for f in os.listdir("est") if f.startswith("model.ckpt"))
+    ['model.ckpt-3.weights.h5', 'model.ckpt-4.weights.h5']
     """
 
     def save(self, sess, save_path, global_step=None, write_state=True):

@@ -18,7 +18,46 @@ from kerasish.train.checkpoint import write_checkpoint_state
 
 
 class Exporter(abc.ABC):
-    """Base of exporters (TF's interface)."""
+    """Base of exporters (TF's interface).
+
+    A subclass gives a `name` (its folder under `model_dir/export/`) and
+    `export(estimator, export_path, checkpoint_path, eval_result,
+    is_the_final_export)`, called by `train_and_evaluate` after each
+    evaluation; what `export` returns is collected in the export results.
+
+    Example:
+
+    >>> import os
+    >>> from kerasish import estimator
+    >>> class StepExporter(estimator.Exporter):
+    ...     name = "steps"
+    ...     def export(self, estimator, export_path, checkpoint_path,
+    ...                eval_result, is_the_final_export):
+    ...         return (os.path.basename(checkpoint_path),
+    ...                 is_the_final_export)
+    >>> def model_fn(features, labels, mode):
+    ...     layer = kerasish.layers.Dense(1)
+    ...     loss = kerasish.ops.mean((layer(features["x"]) - labels) ** 2)
+    ...     train_op = None
+    ...     if mode == estimator.ModeKeys.TRAIN:
+    ...         train_op = kerasish.optimizers.SGD(0.1).minimize(
+    ...             loss, layer.trainable_variables)
+    ...     return estimator.EstimatorSpec(mode, loss=loss,
+    ...                                    train_op=train_op)
+    >>> data = ({"x": np.ones((4, 2), "float32")},
+    ...         np.ones((4, 1), "float32"))
+    >>> _, exports = estimator.train_and_evaluate(
+    ...     estimator.Estimator(model_fn, model_dir="est"),
+    ...     estimator.TrainSpec(lambda: data, max_steps=3),
+    ...     estimator.EvalSpec(lambda: data, steps=1,
+    ...                        exporters=StepExporter()))
+    >>> exports
+    [('model.ckpt-3', True)]
+    >>> estimator.Exporter()
+    Traceback (most recent call last):
+    ...
+    TypeError: Can't instantiate abstract class Exporter ...
+    """
 
     @property
     @abc.abstractmethod

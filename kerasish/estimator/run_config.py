@@ -18,7 +18,24 @@ _DEFAULT_SECS = 600
 
 
 class TaskType:
-    """Names of the jobs of a cluster."""
+    """Names of the jobs of a cluster (`RunConfig.task_type` values).
+
+    Example:
+
+    >>> import json, os
+    >>> from unittest import mock
+    >>> cluster = {"chief": ["host0:2222"],
+    ...            "worker": ["host1:2222", "host2:2222"]}
+    >>> tf_config = {"cluster": cluster,
+    ...              "task": {"type": "worker", "index": 1}}
+    >>> with mock.patch.dict(os.environ,
+    ...                      {"TF_CONFIG": json.dumps(tf_config)}):
+    ...     config = RunConfig()
+    >>> config.task_type == TaskType.WORKER, config.task_id
+    (True, 1)
+    >>> TaskType.CHIEF, TaskType.PS, TaskType.EVALUATOR
+    ('chief', 'ps', 'evaluator')
+    """
 
     MASTER = "master"
     PS = "ps"

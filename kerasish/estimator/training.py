@@ -192,6 +192,30 @@ def train_and_evaluate(estimator, train_spec, eval_spec):
     Returns:
         `(metrics of the last evaluation, export results)`; `(None, [])`
         for a task that does not evaluate.
+
+    Example:
+
+    >>> from kerasish import estimator
+    >>> def model_fn(features, labels, mode):
+    ...     layer = kerasish.layers.Dense(1)
+    ...     loss = kerasish.ops.mean((layer(features["x"]) - labels) ** 2)
+    ...     train_op = None
+    ...     if mode == estimator.ModeKeys.TRAIN:
+    ...         train_op = kerasish.optimizers.SGD(0.1).minimize(
+    ...             loss, layer.trainable_variables)
+    ...     return estimator.EstimatorSpec(mode, loss=loss,
+    ...                                    train_op=train_op)
+    >>> data = ({"x": np.ones((4, 2), "float32")},
+    ...         np.ones((4, 1), "float32"))
+    >>> metrics, exports = train_and_evaluate(
+    ...     estimator.Estimator(model_fn, model_dir="est"),
+    ...     TrainSpec(lambda: data, max_steps=5),
+    ...     EvalSpec(lambda: data, steps=1,
+    ...              exporters=estimator.LatestExporter("latest")))
+    >>> metrics["global_step"], sorted(metrics)
+    (5, ['global_step', 'loss'])
+    >>> [path.replace(os.sep, "/") for path in exports]
+    ['est/export/latest/5']
     """
     if not isinstance(estimator, Estimator):
         raise TypeError("`estimator` must have type `kerasish.estimator."

@@ -24,7 +24,25 @@ _MISSING_INT = -1
 
 
 class FeatureColumn(abc.ABC):
-    """Base of every feature column."""
+    """Base of every feature column.
+
+    A column has a unique `name`, the `parents` it is built from and a
+    `transform(cache)` computing its value from a `FeatureCache`.
+
+    Example:
+
+    >>> from kerasish.feature_column import bucketized_column, numeric_column
+    >>> age = numeric_column("age")
+    >>> buckets = bucketized_column(age, [18, 65])
+    >>> isinstance(buckets, FeatureColumn), buckets.name
+    (True, 'age_bucketized')
+    >>> buckets.parents == [age]
+    True
+    >>> FeatureColumn()
+    Traceback (most recent call last):
+    ...
+    TypeError: Can't instantiate abstract class FeatureColumn ...
+    """
 
     __slots__ = ()
 
@@ -82,7 +100,22 @@ def _unplain(value, custom_objects):
 
 
 class DenseColumn(FeatureColumn):
-    """A column giving a dense float tensor."""
+    """A column giving a dense float tensor.
+
+    Example:
+
+    >>> from kerasish.feature_column import (
+    ...     categorical_column_with_vocabulary_list, indicator_column)
+    >>> party = categorical_column_with_vocabulary_list(
+    ...     "party", ["democrat", "independent", "republican"])
+    >>> one_hot = indicator_column(party)
+    >>> isinstance(one_hot, DenseColumn), one_hot.variable_shape
+    (True, (3,))
+    >>> cache = FeatureCache({"party": np.array(["republican", "democrat"])})
+    >>> one_hot.get_dense_tensor(cache).numpy()
+    array([[0., 0., 1.],
+           [1., 0., 0.]], dtype=float32)
+    """
 
     __slots__ = ()
 
@@ -97,7 +130,21 @@ class DenseColumn(FeatureColumn):
 
 
 class CategoricalColumn(FeatureColumn):
-    """A column giving integer ids in `[0, num_buckets)`."""
+    """A column giving integer ids in `[0, num_buckets)`.
+
+    Example:
+
+    >>> from kerasish.feature_column import (
+    ...     categorical_column_with_vocabulary_list)
+    >>> party = categorical_column_with_vocabulary_list(
+    ...     "party", ["democrat", "independent", "republican"])
+    >>> isinstance(party, CategoricalColumn), party.num_buckets
+    (True, 3)
+    >>> cache = FeatureCache({"party": np.array([["republican"],
+    ...                                          ["independent"]])})
+    >>> party.get_ids(cache).values.tolist()
+    [[2], [1]]
+    """
 
     __slots__ = ()
 
@@ -114,7 +161,23 @@ class CategoricalColumn(FeatureColumn):
 class CategoricalIds(collections.namedtuple(
         "CategoricalIds", ["values", "mask", "weights"])):
     """Ids of a batch: `values` int64 `(batch, n)`, `mask` (False where a
-    value is missing) and optional float `weights` of the same shape."""
+    value is missing) and optional float `weights` of the same shape.
+
+    Example:
+
+    >>> from kerasish.feature_column import (
+    ...     categorical_column_with_vocabulary_list)
+    >>> party = categorical_column_with_vocabulary_list(
+    ...     "party", ["democrat", "independent", "republican"])
+    >>> ids = party.get_ids(FeatureCache(
+    ...     {"party": np.array([["republican", "democrat"],
+    ...                         ["independent", ""]])}))
+    >>> ids.values.tolist(), ids.mask.tolist()
+    ([[2, 0], [1, 0]], [[True, True], [True, False]])
+    >>> ids.effective_weights()
+    array([[1., 1.],
+           [1., 0.]], dtype=float32)
+    """
 
     def effective_weights(self):
         """Weights (1 where none), zero where missing, as float32."""
@@ -130,6 +193,20 @@ class FeatureCache:
 
     Args:
         features: Dict of feature arrays (or tensors).
+
+    Example:
+
+    >>> from kerasish.feature_column import numeric_column
+    >>> age = numeric_column("age")
+    >>> cache = FeatureCache({"age": np.array([20.0, 35.0])})
+    >>> cache.batch_size
+    2
+    >>> cache.get(age, requester=age) is cache.get(age, requester=age)
+    True
+    >>> cache.get("height", requester=age)
+    Traceback (most recent call last):
+    ...
+    ValueError: Feature 'height' (needed by column 'age') is not in ...
     """
 
     def __init__(self, features):

@@ -41,7 +41,21 @@ def _check_default(default_value, shape, key):
 class NumericColumn(DenseColumn, collections.namedtuple(
         "NumericColumn", ("key", "shape", "default_value", "dtype",
                           "normalizer_fn"))):
-    """A number (or fixed-shape array of numbers) per example."""
+    """A number (or fixed-shape array of numbers) per example.
+
+    Made by `numeric_column`.
+
+    Example:
+
+    >>> from kerasish.feature_column import FeatureCache
+    >>> point = numeric_column("point", shape=(2,))
+    >>> type(point).__name__, point.variable_shape
+    ('NumericColumn', (2,))
+    >>> cache = FeatureCache({"point": np.array([[1, 2], [3, 4]])})
+    >>> point.get_dense_tensor(cache).numpy()
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    """
 
     __slots__ = ()
 
@@ -135,7 +149,21 @@ class BucketizedColumn(DenseColumn, CategoricalColumn,
                        collections.namedtuple(
                            "BucketizedColumn",
                            ("source_column", "boundaries"))):
-    """A numeric column cut into ranges by `boundaries`."""
+    """A numeric column cut into ranges by `boundaries`.
+
+    Made by `bucketized_column`. It is dense (one-hot buckets) and
+    categorical (bucket ids) at once.
+
+    Example:
+
+    >>> from kerasish.feature_column import FeatureCache
+    >>> buckets = bucketized_column(numeric_column("age"), [18, 30])
+    >>> buckets.name, buckets.num_buckets, buckets.variable_shape
+    ('age_bucketized', 3, (1, 3))
+    >>> cache = FeatureCache({"age": np.array([15.0, 30.0, 40.0])})
+    >>> buckets.get_ids(cache).values.tolist()
+    [[0], [2], [2]]
+    """
 
     __slots__ = ()
 

@@ -13,7 +13,26 @@ _state = threading.local()
 
 
 class SafeModeError(ValueError):
-    """Loading would run code from the file; refused in safe mode."""
+    """Loading would run code from the file; refused in safe mode.
+
+    A `ValueError`, as the error Keras raises in the same case, so code
+    catching that keeps working.
+
+    Example:
+
+    >>> layer = kerasish.layers.Lambda(lambda x: x * 2)
+    >>> config = kerasish.saving.serialize_keras_object(layer)
+    >>> try:
+    ...     kerasish.saving.deserialize_keras_object(config)
+    ... except kerasish.saving.SafeModeError as error:
+    ...     print(isinstance(error, ValueError), "safe_mode=False" in
+    ...           str(error))
+    True True
+    >>> restored = kerasish.saving.deserialize_keras_object(
+    ...     config, safe_mode=False)
+    >>> float(restored(np.ones((1,), "float32"))[0])
+    2.0
+    """
 
 
 def _current():

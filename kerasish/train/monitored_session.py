@@ -68,7 +68,27 @@ class _StopRequested(Exception):
 
 class StepContext:
     """Given to `run_step_fn`'s function: `session` (raw), `run_with_hooks`,
-    `request_stop()`."""
+    `request_stop()`.
+
+    Example:
+
+    >>> import kerasish
+    >>> from kerasish import train
+    >>> model = kerasish.Sequential([kerasish.Input((2,)),
+    ...                              kerasish.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> batch = (np.ones((4, 2)), np.ones((4, 1)))
+    >>> def step_fn(step_context):
+    ...     logs = step_context.run_with_hooks(batch)
+    ...     if step_context.session.fetch("global_step") >= 3:
+    ...         step_context.request_stop()
+    ...     return logs
+    >>> with train.SingularMonitoredSession(model=model) as session:
+    ...     while not session.should_stop():
+    ...         logs = session.run_step_fn(step_fn)
+    >>> int(train.get_global_step(model).numpy())
+    3
+    """
 
     def __init__(self, monitored, session):
         self._monitored = monitored

@@ -24,6 +24,21 @@ class RunOptions:
             backward times (see `RunMetadata.step_stats`).
         check_finite: Watch layer outputs and gradients so a non-finite
             value can be traced to its layer (`RunMetadata.diagnose()`).
+
+    Example:
+
+    >>> import kerasish
+    >>> from kerasish import train
+    >>> model = kerasish.Sequential([kerasish.Input((2,)),
+    ...                              kerasish.layers.Dense(1, name="out")])
+    >>> model.compile("sgd", "mse")
+    >>> options = train.RunOptions(trace_level=train.RunOptions.FULL_TRACE)
+    >>> metadata = train.RunMetadata()
+    >>> with train.SingularMonitoredSession(model=model) as session:
+    ...     logs = session.run((np.ones((4, 2)), np.ones((4, 1))),
+    ...                        options=options, run_metadata=metadata)
+    >>> [span[:2] for span in metadata.step_stats.probe.spans()]
+    [('out', 'forward'), ('out', 'backward')]
     """
 
     NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
@@ -35,7 +50,31 @@ class RunOptions:
 
 class RunMetadata:
     """What a step produced besides fetches: `logs`, and `step_stats` (the
-    step's `StepResult`, with layer spans when traced)."""
+    step's `StepResult`, with layer spans when traced).
+
+    Args:
+        logs: The step's logs. Defaults to an empty dict.
+        step_stats: The step's `StepResult`. Defaults to `None`.
+
+    Example:
+
+    >>> import kerasish
+    >>> from kerasish import train
+    >>> model = kerasish.Sequential([kerasish.Input((2,)),
+    ...                              kerasish.layers.Dense(1, name="out")])
+    >>> model.compile("sgd", "mse")
+    >>> metadata = train.RunMetadata()
+    >>> with train.SingularMonitoredSession(model=model) as session:
+    ...     logs = session.run(
+    ...         (np.full((4, 2), np.nan), np.ones((4, 1))),
+    ...         options=train.RunOptions(check_finite=True),
+    ...         run_metadata=metadata)
+    >>> sorted(metadata.logs)
+    ['loss']
+    >>> print(metadata.diagnose())  # doctest: +NORMALIZE_WHITESPACE
+    the output of layer 'out' (Dense) is the first non-finite value in
+    the forward pass
+    """
 
     def __init__(self, logs=None, step_stats=None):
         self.logs = logs or {}

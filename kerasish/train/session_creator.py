@@ -47,7 +47,33 @@ class Scaffold:
 
 
 class SessionCreator(abc.ABC):
-    """Creates a `TrainingSession` for a `MonitoredSession`."""
+    """Creates a `TrainingSession` for a `MonitoredSession`.
+
+    Subclasses implement `create_session()`; a monitored session calls it
+    at the start and again to recover from an `AbortedError` or
+    `UnavailableError`.
+
+    Example:
+
+    >>> import kerasish
+    >>> from kerasish import train
+    >>> class FreshSession(SessionCreator):
+    ...     def __init__(self, model):
+    ...         self.model, self.created = model, 0
+    ...     def create_session(self):
+    ...         self.created += 1
+    ...         session = train.TrainingSession(self.model)
+    ...         session.build()
+    ...         return session
+    >>> model = kerasish.Sequential([kerasish.Input((2,)),
+    ...                              kerasish.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> creator = FreshSession(model)
+    >>> with train.MonitoredSession(creator) as session:
+    ...     logs = session.run((np.ones((4, 2)), np.ones((4, 1))))
+    >>> creator.created, sorted(logs)
+    (1, ['loss'])
+    """
 
     @abc.abstractmethod
     def create_session(self):

@@ -114,4 +114,24 @@ class SessionRunContext:
 class SessionRunValues(collections.namedtuple(
         "SessionRunValues", ["results", "options", "run_metadata"])):
     """What a step returned to a hook: `results` of its fetches (None if it
-    asked for none), `options`, and `run_metadata` (the step's logs)."""
+    asked for none), `options`, and `run_metadata` (the step's logs).
+
+    Example:
+
+    >>> import kerasish
+    >>> from kerasish import train
+    >>> class StepWatcher(train.SessionRunHook):
+    ...     def before_run(self, run_context):
+    ...         return train.SessionRunArgs(["global_step"])
+    ...     def after_run(self, run_context, run_values):
+    ...         self.values = run_values
+    >>> model = kerasish.Sequential([kerasish.Input((2,)),
+    ...                              kerasish.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> watcher = StepWatcher()
+    >>> with train.SingularMonitoredSession(model=model,
+    ...                                     hooks=[watcher]) as session:
+    ...     logs = session.run((np.ones((4, 2)), np.ones((4, 1))))
+    >>> type(watcher.values).__name__, watcher.values.results
+    ('SessionRunValues', [1])
+    """

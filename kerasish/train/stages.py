@@ -20,7 +20,31 @@ from kerasish.train.timer import SecondOrStepTimer
 
 
 class StageContext:
-    """What a stage gets besides the session."""
+    """What a stage gets besides the session.
+
+    Attributes: `stage` (the running `Stage`), `global_step`, `logs` (the
+    last step's logs) and `stop_requested`, set by `request_stop()`.
+
+    Example:
+
+    >>> import kerasish
+    >>> from kerasish import train
+    >>> seen = []
+    >>> def check(session, ctx):
+    ...     seen.append((type(ctx).__name__, ctx.global_step,
+    ...                  sorted(ctx.logs)))
+    ...     ctx.request_stop()
+    >>> model = kerasish.Sequential([kerasish.Input((2,)),
+    ...                              kerasish.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> batches = [(np.ones((4, 2)), np.ones((4, 1)))] * 10
+    >>> with train.MonitoredTrainingSession(
+    ...         model=model, input=batches, stages=[(check, 2)]) as session:
+    ...     while not session.should_stop():
+    ...         logs = session.run()
+    >>> seen
+    [('StageContext', 2, ['loss'])]
+    """
 
     def __init__(self, stage, global_step, logs):
         self.stage = stage

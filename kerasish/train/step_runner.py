@@ -108,6 +108,20 @@ class StepRunner:
 
     Args:
         model: A compiled model.
+
+    Example:
+
+    >>> import kerasish
+    >>> model = kerasish.Sequential([kerasish.Input((2,)),
+    ...                              kerasish.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> runner = StepRunner(model)
+    >>> result = runner.train_step((np.ones((4, 2)), np.ones((4, 1))),
+    ...                            fetches=["loss"])
+    >>> sorted(result.logs), result.fetched == [result.logs["loss"]]
+    (['loss'], True)
+    >>> int(model.optimizer.iterations.numpy())
+    1
     """
 
     def __init__(self, model):
