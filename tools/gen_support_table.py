@@ -90,7 +90,8 @@ def _extras(registry_module, keras_names):
     """Registered built-ins (classes) that Keras's namespace lacks."""
     from kerasish.saving import object_registration
     table = object_registration.builtins_of(registry_module)
-    return sorted({obj.__name__ for obj in table.values()
+    return sorted({getattr(obj, "_keras_class_name", obj.__name__)
+                   for obj in table.values()
                    if isinstance(obj, type)} - set(keras_names))
 
 
