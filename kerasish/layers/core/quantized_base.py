@@ -52,6 +52,28 @@ class QuantizedLayerMixin:
             raise self._not_implemented_error(self.quantize)
 
 
+class CalibratedKernelMixin:
+    """GPTQ/AWQ modes of a layer with a 2-D-like kernel (Dense,
+    EinsumDense): `_calibrated_build(kernel_shape, config, mode)` is the
+    layer's; these entry points and flags are shared."""
+
+    def _gptq_build(self, kernel_shape, config=None):
+        self._calibrated_build(kernel_shape, config, "gptq")
+
+    def _awq_build(self, kernel_shape, config=None):
+        self._calibrated_build(kernel_shape, config, "awq")
+
+    @property
+    def is_gptq_calibrated(self):
+        """Whether GPTQ has replaced the float kernel (GPTQ mode)."""
+        return self.quantization_mode == "gptq" and self._calibrated
+
+    @property
+    def is_awq_calibrated(self):
+        """Whether AWQ has replaced the float kernel (AWQ mode)."""
+        return self.quantization_mode == "awq" and self._calibrated
+
+
 @contextlib.contextmanager
 def parent_scope(layer):
     """The name scopes around `layer` when it was built, so variables made

@@ -9,11 +9,9 @@ import numpy as np
 
 from kerasish import ops
 from kerasish.backend.tensor import Tensor
-from kerasish.layers.core.quantized_base import (QuantizedLayerMixin,
-                                                 float8_contract,
-                                                 float8_variables,
-                                                 parent_scope, read,
-                                                 read_array)
+from kerasish.layers.core.quantized_base import (
+    CalibratedKernelMixin, QuantizedLayerMixin, float8_contract,
+    float8_variables, parent_scope, read, read_array)
 
 _SPEC = {
     None: ["kernel", "bias"],
@@ -29,7 +27,7 @@ _SPEC = {
 }
 
 
-class DenseQuantization(QuantizedLayerMixin):
+class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
     """`quantize` and the `_<mode>_call` paths of `Dense`."""
 
     @property
@@ -113,22 +111,6 @@ class DenseQuantization(QuantizedLayerMixin):
             self.awq_scales = self._frozen("awq_scales", (rows,),
                                            initializer="ones")
         self.g_idx = self._frozen("g_idx", (rows,), "float32")
-
-    def _gptq_build(self, kernel_shape, config=None):
-        self._calibrated_build(kernel_shape, config, "gptq")
-
-    def _awq_build(self, kernel_shape, config=None):
-        self._calibrated_build(kernel_shape, config, "awq")
-
-    @property
-    def is_gptq_calibrated(self):
-        """Whether GPTQ has replaced the float kernel (GPTQ mode)."""
-        return self.quantization_mode == "gptq" and self._calibrated
-
-    @property
-    def is_awq_calibrated(self):
-        """Whether AWQ has replaced the float kernel (AWQ mode)."""
-        return self.quantization_mode == "awq" and self._calibrated
 
     # -- the kernel seen by users ---------------------------------------------
     def _quantized_kernel_value(self):
