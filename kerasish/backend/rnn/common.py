@@ -1,13 +1,13 @@
 """What the fused recurrent primitives share: activations, the packed
-output layout, masks, projections and BLAS threading.
+output layout, masks and projections.
 
 The primitives (one per cell type, in this package) run a whole sequence:
 one GEMM projects the inputs of all timesteps (time-major, so each step
 reads contiguous rows), a loop over time does one small GEMM and a few
 in-place elementwise ops per step, and the VJP backpropagates through time
-with one GEMM per step, while a second thread turns each finished chunk of
-steps into the kernel, bias, recurrent-kernel and input gradients (a few
-GEMMs per chunk, see `step_gradients`).
+with one GEMM per step; the kernel, bias, recurrent-kernel and input
+gradients then come from a few large GEMMs over all steps
+(`step_gradients`).
 
 Keras's semantics are kept: gate layouts (LSTM i, f, c, o; GRU z, r, h),
 masks (a masked step carries the states and outputs the carried `h`, or
@@ -18,11 +18,6 @@ A primitive has one output, so the result is packed: the output (`(B, T,
 U)` sequence or `(B, U)` last step) alone, or, with `return_state`,
 `(B, n, U)` holding the output's step(s) then the final states.
 """
-import contextlib
-import ctypes
-import glob
-import os
-
 import numpy as np
 
 from kerasish.backend.tape import active_tapes
@@ -172,49 +167,3 @@ def pass_through(spec, t, grad, through):
 
 def recording():
     return bool(active_tapes())
-
-
-# -- BLAS threads -------------------------------------------------------------
-def _openblas_controls():
-    """numpy's bundled OpenBLAS thread getter/setter, or None."""
-    libs = os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs")
-    for path in glob.glob(os.path.join(libs, "*openblas*")):
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for get, set_ in (("scipy_openblas_get_num_threads64_",
-                           "scipy_openblas_set_num_threads64_"),
-                          ("openblas_get_num_threads",
-                           "openblas_set_num_threads")):
-            if hasattr(lib, get) and hasattr(lib, set_):
-                return getattr(lib, get), getattr(lib, set_)
-    return None
-
-
-_BLAS = _openblas_controls()
-
-
-@contextlib.contextmanager
-def serial_blas():
-    """Run the enclosed (small, per-timestep) GEMMs on one thread.
-
-    A step's GEMM is a few MFLOP: splitting it across threads costs more
-    in hand-offs than it saves, and when the machine is busy a thread
-    waiting for a descheduled partner stalls every step. The big
-    whole-sequence GEMMs outside the loop keep all threads. Callers wait
-    for their background jobs (`step_gradients`) before leaving, so the
-    thread count never changes under a running GEMM.
-    """
-    if _BLAS is None:
-        yield
-        return
-    get, set_ = _BLAS
-    previous = get()
-    if previous > 1:
-        set_(1)
-    try:
-        yield
-    finally:
-        if previous > 1:
-            set_(previous)

@@ -4,8 +4,8 @@ import numpy as np
 from kerasish.backend.primitive import primitive
 from kerasish.backend.rnn.common import (
     FORWARD, QUIET, Spec, carry, derivative, masked, pack, pass_through,
-    project, recording, serial_blas, time_major, unpack)
-from kerasish.backend.rnn.step_gradients import StepGradients
+    project, recording, time_major, unpack)
+from kerasish.backend.rnn.step_gradients import step_gradients
 
 
 @primitive(saves=True)
@@ -61,7 +61,7 @@ def _gru_loop_after(spec, xw, h0, recurrent_kernel, recurrent_bias, act,
     hs[0] = h0
     rec_h = np.empty((steps, batch, u), xw.dtype)
     rec = np.empty((batch, 3 * u), xw.dtype)
-    with np.errstate(**QUIET), serial_blas():
+    with np.errstate(**QUIET):
         for t in range(steps):
             z = xw[t]
             np.matmul(hs[t], recurrent_kernel, out=rec)
@@ -88,7 +88,7 @@ def _gru_loop_before(spec, xw, h0, recurrent_kernel, recurrent_bias, act,
     rec_h = np.empty((batch, u), xw.dtype)
     kernel_zr, kernel_h = recurrent_kernel[:, :2 * u], \
         recurrent_kernel[:, 2 * u:]
-    with np.errstate(**QUIET), serial_blas():
+    with np.errstate(**QUIET):
         for t in range(steps):
             z = xw[t]
             z[:, :2 * u] += np.matmul(hs[t], kernel_zr, out=rec)
@@ -117,16 +117,13 @@ def _gru_vjp(g, out, x, h0, kernel, recurrent_kernel, bias, recurrent_bias,
                                       recurrent_activation, u, reset_after)
     update = gates[..., :u]
     r_gate = gates[..., u:2 * u]
-    grads = StepGradients(spec, x_tm, kernel, d_pre,
-                          _recurrent_pairs(hs, keep, d_pre, d_rec, u,
-                                           reset_after),
-                          (needs[0], needs[2], needs[4],
-                           needs[3] or needs[5]))
-    with serial_blas():
-        dh = _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h,
-                                c_r, update, r_gate, recurrent_kernel,
-                                reset_after, grads)
-        dx, dk, db, drec = grads.results()
+    dh = _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h,
+                            c_r, update, r_gate, recurrent_kernel,
+                            reset_after)
+    dx, dk, db, drec = step_gradients(
+        spec, x_tm, kernel, d_pre,
+        _recurrent_pairs(hs, keep, d_pre, d_rec, u, reset_after),
+        (needs[0], needs[2], needs[4], needs[3] or needs[5]))
     drec_k = drec_b = None
     if reset_after and drec:
         drec_k, drec_b = drec[0], drec[1][0]
@@ -147,7 +144,7 @@ def _recurrent_pairs(hs, keep, d_pre, d_rec, u, reset_after):
 
 
 def _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h, c_r,
-                       update, r_gate, recurrent_kernel, reset_after, grads):
+                       update, r_gate, recurrent_kernel, reset_after):
     u = spec.units
     for t in range(spec.steps - 1, -1, -1):
         if per_step is not None:
@@ -169,7 +166,6 @@ def _gru_backward_loop(spec, per_step, dh, d_pre, d_rec, c_z, c_h, c_r,
             back += d_reset_h * r_gate[t]
         back += own * update[t]
         dh = pass_through(spec, t, dh, back)
-        grads.step_done(t)
     return dh
 
 

@@ -14,9 +14,8 @@ import numpy as np
 from kerasish.backend.primitive import primitive
 from kerasish.backend.rnn.common import (
     FORWARD, QUIET, Spec, carry, derivative, masked, pack, pass_through,
-    project, recording, serial_blas, time_major, unpack)
-from kerasish.backend.rnn.step_gradients import (CHUNK, StepGradients,
-                                                  in_background)
+    project, recording, time_major, unpack)
+from kerasish.backend.rnn.step_gradients import step_gradients
 
 
 def _order(units):
@@ -127,10 +126,7 @@ def _forward_loop(spec, pre, slopes, h0, c0, recurrent_p, gates):
     hs[0], cs[0] = h0, c0
     rec = np.empty((batch, 4 * u), pre.dtype)
     ig = np.empty((batch, u), pre.dtype)
-    # The gate slopes (for the VJP) of each finished chunk of steps are
-    # computed on the worker thread while the loop goes on.
-    jobs, start = [], 0
-    with np.errstate(**QUIET), serial_blas():
+    with np.errstate(**QUIET):
         for t in range(steps):
             z = pre[t]
             z += np.matmul(hs[t], recurrent_p, out=rec)
@@ -141,15 +137,8 @@ def _forward_loop(spec, pre, slopes, h0, c0, recurrent_p, gates):
             np.multiply(z[:, 2 * u:3 * u], tcs[t], out=hs[t + 1])
             carry(spec, t, hs[t + 1], hs[t])
             carry(spec, t, cs[t + 1], cs[t])
-            if slopes is not None and ((t + 1) % CHUNK == 0 or
-                                       t + 1 == steps):
-                jobs.append(in_background(gates.slopes, pre[start:t + 1],
-                                          slopes[start:t + 1]))
-                start = t + 1
-        # Wait inside the single-thread section: the BLAS thread count is
-        # only changed while the worker is idle.
-        for job in jobs:
-            job.result()
+        if slopes is not None:
+            gates.slopes(pre, slopes)
     return hs, cs, tcs
 
 
@@ -162,12 +151,13 @@ def _lstm_vjp(g, out, x, h0, c0, kernel, recurrent_kernel, bias, *,
      gate_fn) = saved
     per_step, dh, (dc,) = unpack(spec, g)
     dc = np.zeros_like(dh) if dc is None else dc
-    grads = StepGradients(spec, x_tm, kernel_p, slopes, [(hs[:-1], slopes)],
-                          (needs[0], needs[3], needs[5], needs[4]))
-    with np.errstate(**QUIET), serial_blas():
+    with np.errstate(**QUIET):
         dh, dc = _backward_loop(spec, per_step, dh, dc, gates, slopes, cs,
-                                tcs, recurrent_p, activation, grads)
-        dx, dk, db, drec = grads.results()
+                                tcs, recurrent_p, activation)
+    dx, dk, db, drec = step_gradients(spec, x_tm, kernel_p, slopes,
+                                      [(hs[:-1], slopes)],
+                                      (needs[0], needs[3], needs[5],
+                                       needs[4]))
     back = np.argsort(_order(spec.units))
     return (dx, dh if needs[1] else None, dc if needs[2] else None,
             None if dk is None else dk[:, back],
@@ -176,7 +166,7 @@ def _lstm_vjp(g, out, x, h0, c0, kernel, recurrent_kernel, bias, *,
 
 
 def _backward_loop(spec, per_step, dh, dc, gates, slopes, cs, tcs,
-                   recurrent_p, activation, grads):
+                   recurrent_p, activation):
     """BPTT; `slopes[t]` becomes step t's pre-activation gradient."""
     u = spec.units
     factors = np.empty_like(slopes[0])
@@ -197,7 +187,6 @@ def _backward_loop(spec, per_step, dh, dc, gates, slopes, cs, tcs,
         dz = np.multiply(slopes[t], factors, out=slopes[t])
         dc = pass_through(spec, t, dc, own_c * z[:, u:2 * u])
         dh = pass_through(spec, t, dh, dz @ recurrent_p.T)
-        grads.step_done(t)
     return dh, dc
 
 

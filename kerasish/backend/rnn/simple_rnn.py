@@ -4,8 +4,8 @@ import numpy as np
 from kerasish.backend.primitive import primitive
 from kerasish.backend.rnn.common import (
     FORWARD, QUIET, Spec, carry, derivative, masked, pack, pass_through,
-    project, recording, serial_blas, time_major, unpack)
-from kerasish.backend.rnn.step_gradients import StepGradients
+    project, recording, time_major, unpack)
+from kerasish.backend.rnn.step_gradients import step_gradients
 
 
 @primitive(saves=True)
@@ -35,7 +35,7 @@ def simple_rnn(x, h0, kernel, recurrent_kernel, bias, *, mask=None,
     hs = np.empty((spec.steps + 1,) + h0.shape, pre.dtype)
     hs[0] = h0
     rec = np.empty(h0.shape, pre.dtype)
-    with np.errstate(**QUIET), serial_blas():
+    with np.errstate(**QUIET):
         for t in range(spec.steps):
             pre[t] += np.matmul(hs[t], recurrent_kernel, out=rec)
             act(pre[t], pre[t])
@@ -53,16 +53,15 @@ def _simple_rnn_vjp(g, out, x, h0, kernel, recurrent_kernel, bias, *,
     spec, x_tm, new_h, hs = saved
     per_step, dh, _ = unpack(spec, g)
     d_pre = derivative(activation, new_h)
-    grads = StepGradients(spec, x_tm, kernel, d_pre, [(hs[:-1], d_pre)],
-                          (needs[0], needs[2], needs[4], needs[3]))
-    with serial_blas():
-        for t in range(spec.steps - 1, -1, -1):
-            if per_step is not None:
-                dh += per_step[t]
-            own, _ = masked(spec, t, dh)
-            d_pre[t] *= own
-            dh = pass_through(spec, t, dh, d_pre[t] @ recurrent_kernel.T)
-            grads.step_done(t)
-        dx, dk, db, drec = grads.results()
+    for t in range(spec.steps - 1, -1, -1):
+        if per_step is not None:
+            dh += per_step[t]
+        own, _ = masked(spec, t, dh)
+        d_pre[t] *= own
+        dh = pass_through(spec, t, dh, d_pre[t] @ recurrent_kernel.T)
+    dx, dk, db, drec = step_gradients(spec, x_tm, kernel, d_pre,
+                                      [(hs[:-1], d_pre)],
+                                      (needs[0], needs[2], needs[4],
+                                       needs[3]))
     return (dx, dh if needs[1] else None, dk, drec[0] if drec else None,
             db)

@@ -1,97 +1,59 @@
-"""Weight and input gradients of an RNN, computed on a second thread.
+"""Weight and input gradients of an RNN, from all steps at once.
 
-Backpropagation through time is a chain of small, dependent steps: one
-core works through it while the other would sit idle (the per-step GEMMs
-are run single-threaded, see `common.serial_blas`). The gradients of the
-kernel, bias, recurrent kernel and inputs need only the per-step
-pre-activation gradients, final as soon as the loop has passed a step, so
-`StepGradients` turns each finished chunk of steps into a few GEMMs on a
-worker thread while the loop continues (numpy releases the GIL in BLAS and
-in large elementwise loops). Chunks are accumulated in a fixed order, so
-results are deterministic.
+Backpropagation through time is a chain of small, dependent steps, but
+the gradients of the kernel, bias, recurrent kernel and inputs need only
+the per-step pre-activation gradients: once the loop has filled them for
+every step, each of those gradients is one large GEMM over all
+`steps * batch` rows, which BLAS runs on all cores at close to its peak.
+
+(Computing them chunk by chunk on a second thread while the loop runs was
+measured slower: the worker and the loop fight over the two cores and the
+GIL, and the loop's own GEMMs then have to run single-threaded.)
 """
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
-CHUNK = 10          # timesteps per background job
-_POOL = {}          # pid -> executor (a forked child needs its own)
+
+def _rows(a):
+    """`(T, B, N)` as `(T * B, N)`."""
+    return a.reshape(-1, a.shape[-1])
 
 
-def _executor():
-    pid = os.getpid()
-    pool = _POOL.get(pid)
-    if pool is None:
-        pool = _POOL[pid] = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="kerasish-rnn-grads")
-    return pool
-
-
-def in_background(fn, *args):
-    """Run `fn(*args)` on the worker thread; returns its future."""
-    return _executor().submit(fn, *args)
-
-
-class StepGradients:
-    """Accumulates `dx`, `dkernel`, `dbias` and recurrent-kernel gradients.
+def step_gradients(spec, x_tm, kernel, d_pre, pairs, needs):
+    """`(dx, dkernel, dbias, [recurrent grads])` of a whole sequence.
 
     Args:
         spec: The call's `Spec`.
         x_tm: Time-major inputs with their ones column, `(T, B, D + 1)`.
         kernel: The input kernel `(D, W)` the pre-activations came from.
-        d_pre: Time-major input pre-activation gradients `(T, B, W)`,
-            filled by the caller from the last step backwards.
+        d_pre: Time-major input pre-activation gradients `(T, B, W)`.
         pairs: `(prev, d)` pairs for recurrent kernels: `sum_t prev_t^T d_t`
             with `prev` `(T, B, U)` and `d` `(T, B, W')`.
         needs: Whether dx, dkernel, dbias and the recurrent gradients are
             wanted.
+
+    Example:
+
+    >>> from kerasish.backend.rnn.common import Spec, time_major
+    >>> x = np.ones((2, 3, 4), "float32")
+    >>> spec = Spec(x, 5, None, False, False, False, False, 1)
+    >>> d = np.ones((3, 2, 5), "float32")
+    >>> dx, dk, db, drec = step_gradients(
+    ...     spec, time_major(x, False), np.ones((4, 5), "float32"), d,
+    ...     [(np.ones((3, 2, 5), "float32"), d)], (True, True, True, True))
+    >>> dx.shape, dk.shape, db.tolist(), drec[0].shape
+    ((2, 3, 4), (4, 5), [6.0, 6.0, 6.0, 6.0, 6.0], (5, 5))
     """
-
-    def __init__(self, spec, x_tm, kernel, d_pre, pairs, needs):
-        self.spec, self.x_tm, self.kernel, self.d_pre = spec, x_tm, kernel, \
-            d_pre
-        self.pairs = pairs if needs[3] else []
-        self.need_dx, self.need_w = needs[0], needs[1] or needs[2]
-        self.needs = needs
-        dim, dtype = kernel.shape[0], d_pre.dtype
-        self.dx = np.empty(x_tm.shape[:2] + (dim,), dtype) \
-            if self.need_dx else None
-        self.dkb = np.zeros((dim + 1, d_pre.shape[-1]), dtype) \
-            if self.need_w else None
-        self.drec = [np.zeros((p.shape[-1], d.shape[-1]), dtype)
-                     for p, d in self.pairs]
-        self._jobs, self._end = [], spec.steps
-
-    def step_done(self, t):
-        """Call after step `t` (going backwards): queue whole chunks."""
-        if t % CHUNK == 0 or t == 0:
-            start, end = t, self._end
-            self._end = t
-            self._jobs.append(_executor().submit(self._chunk, start, end))
-
-    def _chunk(self, start, end):
-        flat = self.d_pre[start:end].reshape(-1, self.d_pre.shape[-1])
-        if self.need_dx:
-            self.dx[start:end] = (flat @ self.kernel.T).reshape(
-                self.dx[start:end].shape)
-        if self.need_w:
-            x = self.x_tm[start:end]
-            self.dkb += x.reshape(-1, x.shape[-1]).T @ flat
-        for (prev, d), acc in zip(self.pairs, self.drec):
-            acc += prev[start:end].reshape(-1, prev.shape[-1]).T @ \
-                d[start:end].reshape(-1, d.shape[-1])
-
-    def results(self):
-        """`(dx, dkernel, dbias, [recurrent grads])` once all chunks ran."""
-        for job in self._jobs:
-            job.result()
-        dx = None
-        if self.need_dx:
-            dx = self.dx.transpose(1, 0, 2)
-            dx = np.ascontiguousarray(dx[:, ::-1] if self.spec.reverse
-                                      else dx)
-        dim = self.kernel.shape[0]
-        dk = self.dkb[:dim] if self.needs[1] else None
-        db = self.dkb[dim] if self.needs[2] else None
-        return dx, dk, db, self.drec
+    flat = _rows(d_pre)
+    dim = kernel.shape[0]
+    dx = dk = db = None
+    if needs[0]:
+        dx = (flat @ kernel.T).reshape(d_pre.shape[:2] + (dim,))
+        dx = dx.transpose(1, 0, 2)
+        dx = np.ascontiguousarray(dx[:, ::-1] if spec.reverse else dx)
+    if needs[1] or needs[2]:
+        dkb = _rows(x_tm).T @ flat
+        dk = dkb[:dim] if needs[1] else None
+        db = dkb[dim] if needs[2] else None
+    drec = [_rows(prev).T @ _rows(d) for prev, d in pairs] if needs[3] \
+        else []
+    return dx, dk, db, drec
