@@ -54,7 +54,7 @@ class _Gates:
         self.act(z[:, 3 * u:], z[:, 3 * u:])
 
     def slopes(self, gates, out):
-        """Each gate's derivative, from the gates of a chunk of steps."""
+        """Each gate's derivative, from the gates of all steps."""
         u = self.u
         if self.fused:
             np.subtract(1, gates, out=out)
