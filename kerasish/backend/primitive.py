@@ -31,6 +31,8 @@ from kerasish.backend import autocast as _autocast
 from kerasish.backend.autocast import _state as _autocast_state
 from kerasish.backend.tape import _local as _state
 from kerasish.backend.tensor import Tensor
+from kerasish.backend.trace import _state as _trace_state
+from kerasish.backend.trace import traced_call
 
 
 def unbroadcast(g, like):
@@ -148,6 +150,8 @@ class Primitive:
         return fns
 
     def __call__(self, *args, **params):
+        if _trace_state.tracer is not None:
+            return traced_call(self, args, params)
         if _autocast_state.dtype is not None:
             args = _autocast.autocast_args(args)
         arrays = [a._value if isinstance(a, Tensor) else to_array(a)
@@ -239,6 +243,8 @@ def nondiff(fn):
     None
     """
     def wrapper(*args, **params):
+        if _trace_state.tracer is not None:
+            return traced_call(wrapper, args, params)
         out = fn(*[to_array(a) for a in args], **params)
         return Tensor(out if type(out) is np.ndarray else np.asarray(out))
     wrapper.__name__ = fn.__name__

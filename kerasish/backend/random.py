@@ -12,6 +12,7 @@ import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
+from kerasish.backend.trace import note_escape
 
 
 class SeedGenerator:
@@ -43,6 +44,7 @@ class SeedGenerator:
 
     def next(self):
         """The underlying `np.random.Generator` (advanced by each draw)."""
+        note_escape("a random draw inside the step")
         return self.rng
 
     def get_state(self):
@@ -64,6 +66,7 @@ _GLOBAL = [None]
 
 def global_generator():
     """The generator used when `seed=None`."""
+    note_escape("a random draw inside the step")
     if _GLOBAL[0] is None:
         _GLOBAL[0] = SeedGenerator.__new__(SeedGenerator)
         _GLOBAL[0]._initial_seed = None
@@ -100,6 +103,7 @@ def set_random_seed(seed):
 
 def make_rng(seed):
     """Resolve a `seed` argument to a numpy Generator."""
+    note_escape("a random draw inside the step")
     if seed is None:
         return global_generator().rng
     if isinstance(seed, SeedGenerator):

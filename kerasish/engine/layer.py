@@ -494,8 +494,8 @@ class Layer(Operation, QuantizationHooks):
         first = args[0]
         dtype = self.compute_dtype if self.autocast else None
         if type(first) is Tensor:
-            if first._value.dtype.kind != "f" or dtype is None or \
-                    first._value.dtype == dtype:
+            if first.dtype.kind != "f" or dtype is None or \
+                    first.dtype == dtype:
                 return args
             converted = _to_tensor(first, dtype, self)
         else:
@@ -730,7 +730,7 @@ def _to_tensor(x, dtype, layer=None):
             f"received an array of dtype {x.dtype} (strings or Python "
             f"objects) with shape {x.shape}.")
     if isinstance(x, Tensor):
-        if dtype and x._value.dtype.kind == "f" and x._value.dtype != dtype:
+        if dtype and x.dtype.kind == "f" and x.dtype != dtype:
             from kerasish.ops import cast
             return cast(x, dtype)
         return x

@@ -56,9 +56,16 @@ class Trainer:
             metrics: List (or per-output list/dict) of metric names,
                 functions or `Metric` instances.
             weighted_metrics: Metrics that use `sample_weight`.
-            run_eagerly, steps_per_execution, jit_compile: Accepted for
-                compatibility; kerasish always runs eagerly, one step at
-                a time.
+            run_eagerly: If `True`, every step runs eagerly. Otherwise
+                (the default) the forward pass and loss of a step are
+                recorded once per input signature and replayed, as Keras
+                compiles them (see `engine.step_trace`).
+            steps_per_execution: Accepted for compatibility; kerasish runs
+                one step at a time.
+            jit_compile: `"auto"` (the default) means `not run_eagerly`;
+                `False` runs every step eagerly.
+            auto_scale_loss: Wrap the optimizer in a `LossScaleOptimizer`
+                under the `"mixed_float16"` policy. Defaults to `True`.
         """
         from kerasish import optimizers
         from kerasish.distribute import current_runtime
@@ -81,9 +88,11 @@ class Trainer:
         object.__setattr__(self, "_loss_tracker", Mean(name="loss"))
         self.loss = loss
         self._run_eagerly = run_eagerly
-        # Keras resolves "auto" to True where a compiler exists; kerasish
-        # records the same value (it always runs eagerly).
-        self._jit_compile = True if jit_compile == "auto" else jit_compile
+        # Keras resolves "auto" to True unless the model runs eagerly.
+        self._jit_compile = (not run_eagerly) if jit_compile == "auto" \
+            else jit_compile
+        from kerasish.engine.step_trace import StepTraces
+        object.__setattr__(self, "_step_traces", StepTraces())
         self.steps_per_execution = steps_per_execution
         self._compile_config = dict(
             optimizer=optimizer_obj, loss=loss, loss_weights=loss_weights,
@@ -216,14 +225,35 @@ class Trainer:
             return self(x, training=training)
         return self(x)
 
+    def _forward_and_loss(self, x, y, sample_weight, training):
+        y_pred = self._call_for_training(x, training)
+        loss = self.compute_loss(x, y, y_pred, sample_weight,
+                                 training=training)
+        return y_pred, loss
+
+    def _train_forward(self, x, y, sample_weight):
+        return self._forward_and_loss(x, y, sample_weight, True)
+
+    def _test_forward(self, x, y, sample_weight):
+        return self._forward_and_loss(x, y, sample_weight, False)
+
+    def _predict_forward(self, x):
+        return self._call_for_training(x, False)
+
+    def _traced(self, kind, fn, args, extra_key=()):
+        traces = self.__dict__.get("_step_traces")
+        if traces is None:
+            return fn(*args)
+        return traces.run(self, kind, fn, args, extra_key)
+
     def train_step(self, data):
         """One optimizer step on a batch; returns the logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         variables = self.trainable_weights
         with GradientTape() as tape:
-            y_pred = self._call_for_training(x, True)
-            loss = self.compute_loss(x, y, y_pred, sample_weight,
-                                     training=True)
+            y_pred, loss = self._traced(
+                "train", self._train_forward, (x, y, sample_weight),
+                tuple(map(id, variables)))
             scaled = self.optimizer.scale_loss(loss)
         self._loss_tracker.update_state(loss,
                                         sample_weight=_batch_size(x))
@@ -238,8 +268,8 @@ class Trainer:
     def test_step(self, data):
         """Loss and metrics on a batch, without training."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self._call_for_training(x, False)
-        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        y_pred, loss = self._traced("test", self._test_forward,
+                                    (x, y, sample_weight))
         self._loss_tracker.update_state(loss,
                                         sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
@@ -247,7 +277,7 @@ class Trainer:
     def predict_step(self, data):
         """The model's outputs on a batch."""
         x, _, _ = unpack_x_y_sample_weight(data)
-        return self._call_for_training(x, False)
+        return self._traced("predict", self._predict_forward, (x,))
 
     # -- loops ------------------------------------------------------------------
     def _runtime_or_default(self):

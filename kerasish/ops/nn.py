@@ -14,7 +14,7 @@ from kerasish.backend import config
 from kerasish.backend import math as M
 from kerasish.backend import nn as N
 from kerasish.backend import shape as S
-from kerasish.backend.primitive import to_array
+from kerasish.backend.primitive import nondiff, to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops import numpy as knp
@@ -135,25 +135,35 @@ def sparse_categorical_crossentropy(target, output, from_logits=False,
     array([0.2231, 0.5108], dtype=float32)
     """
     output = _float(output)
-    labels = np.asarray(to_array(target))
-    if labels.ndim == output.ndim and labels.shape[-1] == 1:
-        labels = labels.reshape(labels.shape[:-1])
+    shape = tuple(np.shape(target))     # metadata only: no data is read
+    squeeze = len(shape) == output.ndim and len(shape) and shape[-1] == 1
+    if squeeze:
+        shape = shape[:-1]
     if output.ndim < 1:
         raise ValueError("Argument `output` must be at least rank 1. "
                          f"Received: output.shape={output.shape}")
-    if labels.shape != tuple(output.shape[:-1]):
+    if shape != tuple(output.shape[:-1]):
         raise ValueError(
             "Arguments `target` and `output` must have the same shape up "
             "until the last dimension: "
-            f"target.shape={labels.shape}, output.shape={output.shape}")
-    labels = _checked_labels(labels, output.shape[axis])
+            f"target.shape={shape}, output.shape={output.shape}")
+    labels = _checked_labels(target, num_classes=output.shape[axis],
+                             squeeze=bool(squeeze))
     if from_logits:
         return N.sparse_softmax_cross_entropy(labels, output, axis=axis)
     return N.sparse_probs_cross_entropy(labels, output, axis=axis,
                                         eps=config.epsilon())
 
 
-def _checked_labels(labels, num_classes):
+@nondiff
+def _checked_labels(labels, num_classes, squeeze):
+    """Integer class indices from `labels`, checked against the classes.
+
+    A `nondiff` op, so a recorded step checks the labels of every batch.
+    """
+    labels = np.asarray(labels)
+    if squeeze:
+        labels = labels.reshape(labels.shape[:-1])
     if labels.dtype.kind == "f":
         if labels.size and not np.all(np.floor(labels) == labels):
             raise ValueError(

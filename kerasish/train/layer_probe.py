@@ -108,6 +108,9 @@ class LayerProbe:
     def __enter__(self):
         if not self.active:
             return self
+        # The layers must really run: no recorded step replays past them.
+        self._was_probed = self.model.__dict__.get("_layers_probed", False)
+        object.__setattr__(self.model, "_layers_probed", True)
         for layer in self._targets():
             layer._spec()  # the call signature, read before wrapping
             previous = layer.__dict__.get("call")
@@ -122,6 +125,9 @@ class LayerProbe:
             else:
                 object.__setattr__(layer, "call", previous)
         self._installed = []
+        if self.active:
+            object.__setattr__(self.model, "_layers_probed",
+                               self._was_probed)
 
     def _wrap(self, layer, original):
         probe = self

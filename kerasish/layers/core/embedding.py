@@ -5,7 +5,7 @@ import numpy as np
 
 from kerasish import constraints, initializers, ops, regularizers
 from kerasish.backend import shape as S
-from kerasish.backend.tensor import Tensor
+from kerasish.backend.primitive import nondiff
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.layers.core.quantized_embedding import EmbeddingQuantization
@@ -109,26 +109,13 @@ class Embedding(EmbeddingQuantization, Layer):
         return self._embeddings
 
     def call(self, inputs):
-        ids = inputs._value if isinstance(inputs, Tensor) else \
-            np.asarray(inputs)
-        if ids.dtype.kind not in "iu":
-            ids = ids.astype(np.int32)
-        self._check_ids(ids)
+        ids = _checked_ids(inputs, input_dim=self.input_dim, name=self.name)
         outputs = S.take(self._embeddings, ids, axis=0)
         dtype = np.dtype(self.compute_dtype)
-        if outputs._value.dtype != dtype:
+        if outputs.dtype != dtype:
             outputs = ops.cast(outputs, dtype)
         return outputs
 
-    def _check_ids(self, ids):
-        # numpy would wrap negative ids around silently; Keras on JAX
-        # clamps them. Either hides a data bug, so refuse clearly.
-        if ids.size and (ids.min() < 0 or ids.max() >= self.input_dim):
-            raise ValueError(
-                f"Layer '{self.name}' (Embedding) received ids outside "
-                f"[0, {self.input_dim}): found values in "
-                f"[{ids.min()}, {ids.max()}]. `input_dim` must be larger "
-                "than the largest id.")
 
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:
@@ -169,3 +156,23 @@ class Embedding(EmbeddingQuantization, Layer):
             config["quantization_config"] = quantizers.deserialize(
                 config["quantization_config"])
         return super().from_config(config)
+
+
+@nondiff
+def _checked_ids(ids, input_dim, name):
+    """Integer ids, refused when outside `[0, input_dim)`.
+
+    numpy would wrap negative ids around silently and Keras on JAX clamps
+    them; either hides a data bug. A `nondiff` op, so a recorded step
+    checks the ids of every batch.
+    """
+    ids = np.asarray(ids)
+    if ids.dtype.kind not in "iu":
+        ids = ids.astype(np.int32)
+    if ids.size and (ids.min() < 0 or ids.max() >= input_dim):
+        raise ValueError(
+            f"Layer '{name}' (Embedding) received ids outside "
+            f"[0, {input_dim}): found values in "
+            f"[{ids.min()}, {ids.max()}]. `input_dim` must be larger "
+            "than the largest id.")
+    return ids

@@ -83,12 +83,9 @@ class EmbeddingQuantization(QuantizedLayerMixin):
         return self._embeddings
 
     def _ids(self, inputs):
-        ids = inputs._value if isinstance(inputs, Tensor) else \
-            np.asarray(inputs)
-        if ids.dtype.kind not in "iu":
-            ids = ids.astype(np.int32)
-        self._check_ids(ids)
-        return ids
+        from kerasish.layers.core.embedding import _checked_ids
+        return _checked_ids(inputs, input_dim=self.input_dim,
+                            name=self.name)._value
 
     def _int8_call(self, inputs, training=None):
         ids = self._ids(inputs)

@@ -18,7 +18,7 @@ class Add(Merge):
 
     def _merge_function(self, inputs):
         same = all(type(x) is Tensor for x in inputs) and \
-            len({x._value.dtype for x in inputs}) == 1
+            len({x.dtype for x in inputs}) == 1
         add = M.add if same else ops.add
         output = inputs[0]
         for x in inputs[1:]:

@@ -32,7 +32,7 @@ class Concatenate(Merge):
         if not isinstance(inputs, (list, tuple)):
             return super().call(inputs)
         if all(type(x) is Tensor for x in inputs) and \
-                len({x._value.dtype for x in inputs}) == 1:
+                len({x.dtype for x in inputs}) == 1:
             # Same-dtype tensors (the usual case) skip the op-level dtype
             # promotion: this layer sits on the hot path of wide models.
             return S.concatenate(*inputs, axis=self.axis)

@@ -1,0 +1,116 @@
+"""Compiled steps: the model's forward pass and loss, recorded and replayed.
+
+Keras compiles `train_step`, `test_step` and `predict_step` unless
+`run_eagerly=True` (`jit_compile="auto"`): the Python of the step runs
+when it is traced, the recorded computation at every later step. kerasish
+does the same with `backend.trace`: the first batch of a given signature
+(structure, shapes and dtypes) runs eagerly, the second is run eagerly and
+recorded, and from the third on the recorded primitive calls are replayed,
+skipping the layer, loss and structure bookkeeping around them.
+
+What is recorded is the part of a step between the data and the loss: the
+model call (and `compute_loss` for training and evaluation). Gradients,
+the optimizer, metrics and callbacks run as always. A recording that saw
+Python depend on data, a variable written, a random draw or mixed
+precision (see `backend.trace`) is dropped, and that kind of step then
+runs eagerly for good, with the eager semantics.
+
+Recording is off with `run_eagerly=True` or `jit_compile=False`, for a
+`train_step`/`test_step`/`predict_step` the model overrides (they are not
+called through here), while a `LayerProbe` instruments the layers, and
+after `compile()` is called again (it starts afresh).
+"""
+import numpy as np
+
+from kerasish import tree
+from kerasish.backend import trace as trace_module
+from kerasish.backend.tensor import Tensor
+
+MAX_SIGNATURES = 8      # per kind of step, as a bound on retracing
+
+
+class StepTraces:
+    """The recorded steps of one compiled model, by kind and signature."""
+
+    def __init__(self):
+        self._traces = {}       # key -> Trace, or None after one eager run
+        self._disabled = {}     # kind -> why recording was given up
+
+    def disabled(self, kind):
+        """Why steps of `kind` run eagerly for good, or `None`."""
+        return self._disabled.get(kind)
+
+    def run(self, model, kind, fn, args, extra_key=()):
+        """`fn(*args)`, eagerly, recorded or replayed.
+
+        Args:
+            model: The model (its `run_eagerly`/`jit_compile` decide).
+            kind: `"train"`, `"test"` or `"predict"`.
+            fn: The function of the step to record.
+            args: Its positional arguments (nested structures of arrays).
+            extra_key: Anything else the recording depends on (hashable).
+        """
+        if not _wanted(model) or kind in self._disabled:
+            return fn(*args)
+        key = _signature(args)
+        if key is None:
+            return fn(*args)
+        key = (kind, key, extra_key)
+        if key not in self._traces:
+            if sum(k[0] == kind for k in self._traces) >= MAX_SIGNATURES:
+                return fn(*args)
+            self._traces[key] = None
+            return fn(*args)
+        flat = tree.flatten(args)
+        where = [i for i, x in enumerate(flat) if x is not None]
+        leaves = [_as_tensor(flat[i]) for i in where]
+        trace = self._traces[key]
+        if trace is not None:
+            return trace.replay(leaves)
+
+        def packed(*values):
+            full = list(flat)
+            for i, value in zip(where, values):
+                full[i] = value
+            return fn(*tree.pack_sequence_as(args, full))
+        outputs, trace = trace_module.capture(packed, leaves)
+        if trace.escaped is not None:
+            self._disabled[kind] = trace.escaped
+            self._traces = {k: v for k, v in self._traces.items()
+                            if k[0] != kind}
+        else:
+            self._traces[key] = trace
+        return outputs
+
+
+def _wanted(model):
+    return bool(model.jit_compile) and not model.run_eagerly and \
+        not getattr(model, "_layers_probed", False)
+
+
+def _as_tensor(x):
+    # Always a new wrapper: two leaves never share an identity (a slot).
+    return Tensor(x._value if isinstance(x, Tensor) else np.asarray(x))
+
+
+def _signature(obj):
+    """A hashable description of a nested structure of arrays, or `None`
+    when something in it is not an array, a number or `None`."""
+    if obj is None:
+        return None.__class__
+    if isinstance(obj, (np.ndarray, Tensor)):
+        dtype = obj.dtype
+        if dtype.kind not in "biufc" and dtype.name != "bfloat16":
+            return None
+        return (obj.shape, dtype.str)
+    if isinstance(obj, (list, tuple)):
+        parts = tuple(_signature(v) for v in obj)
+        return None if None in parts else (type(obj), parts)
+    if isinstance(obj, dict):
+        try:
+            keys = sorted(obj)
+        except TypeError:
+            return None
+        parts = tuple(_signature(obj[k]) for k in keys)
+        return None if None in parts else (dict, tuple(keys), parts)
+    return None

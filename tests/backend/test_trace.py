@@ -1,0 +1,157 @@
+import numpy as np
+import pytest
+
+import kerasish
+from kerasish import GradientTape, Variable, ops
+from kerasish.backend import trace as T
+from kerasish.backend.tensor import Tensor
+
+
+def t(value):
+    return ops.convert_to_tensor(np.asarray(value, "float32"))
+
+
+def _mlp(w, b):
+    def f(x):
+        return ops.sum(ops.relu(ops.matmul(x, w) + b))
+    return f
+
+
+def test_replay_matches_eager_and_reads_variables_live():
+    w = Variable(np.arange(6, dtype="float32").reshape(3, 2) - 2)
+    b = Variable([0.5, -1.0])
+    f = _mlp(w, b)
+    out, trace = T.capture(f, [t([[1.0, 2.0, 3.0]])])
+    assert trace.escaped is None
+    assert float(out) == float(f(t([[1.0, 2.0, 3.0]])))
+    x = t([[0.5, -1.0, 2.0], [1.0, 1.0, 1.0]])
+    np.testing.assert_array_equal(trace.replay([x]).numpy(), f(x).numpy())
+    w.assign(np.ones((3, 2), "float32"))        # the replay sees new weights
+    np.testing.assert_array_equal(trace.replay([x]).numpy(), f(x).numpy())
+
+
+def test_replay_records_on_the_tape_like_eager():
+    w = Variable([[1.0, -2.0], [0.5, 3.0]])
+    b = Variable([0.1, 0.2])
+    f = _mlp(w, b)
+    _, trace = T.capture(f, [t([[1.0, 1.0]])])
+    x = t([[2.0, -1.0], [0.5, 0.25]])
+    with GradientTape() as tape:
+        eager = f(x)
+    g_eager = tape.gradient(eager, [w, b])
+    with GradientTape() as tape:
+        replayed = trace.replay([x])
+    g_replay = tape.gradient(replayed, [w, b])
+    for a, c in zip(g_eager, g_replay):
+        np.testing.assert_array_equal(a.numpy(), c.numpy())
+
+
+def test_metadata_reads_do_not_escape():
+    def f(x):
+        n = len(x) + x.shape[-1] + x.ndim + x.size
+        assert x.dtype == np.float32
+        return x * float(n)
+    _, trace = T.capture(f, [t([[1.0, 2.0]])])
+    assert trace.escaped is None
+    np.testing.assert_array_equal(trace.replay([t([[3.0, 4.0]])]).numpy(),
+                                  [[3.0 * 7, 4.0 * 7]])
+
+
+@pytest.mark.parametrize("read", [
+    lambda x: float(ops.sum(x)),
+    lambda x: np.asarray(x).sum(),
+    lambda x: x.numpy().sum(),
+    lambda x: bool(ops.sum(x) > 0),
+    lambda x: x._value.sum(),
+])
+def test_data_read_by_python_escapes(read):
+    def f(x):
+        return x * read(x)
+    out, trace = T.capture(f, [t([1.0, 2.0])])
+    np.testing.assert_array_equal(out.numpy(), f(t([1.0, 2.0])).numpy())
+    assert "read outside the primitives" in trace.escaped
+
+
+def test_variable_read_or_write_escapes():
+    v = Variable([1.0, 2.0])
+    _, trace = T.capture(lambda x: x * np.asarray(v), [t([1.0, 1.0])])
+    assert "read outside" in trace.escaped
+    _, trace = T.capture(lambda x: (v.assign([3.0, 4.0]), x * v)[1],
+                         [t([1.0, 1.0])])
+    assert trace.escaped is not None
+    _, trace = T.capture(lambda x: (v.assign_add([1.0, 1.0]), x)[1],
+                         [t([1.0, 1.0])])
+    assert trace.escaped is not None
+
+
+def test_random_draws_escape():
+    _, trace = T.capture(lambda x: x + kerasish.random.normal((2,)),
+                         [t([0.0, 0.0])])
+    assert trace.escaped == "a random draw inside the step"
+    gen = kerasish.random.SeedGenerator(3)
+    _, trace = T.capture(lambda x: kerasish.random.dropout(x, 0.5, seed=gen),
+                         [t([1.0, 1.0])])
+    assert trace.escaped == "a random draw inside the step"
+    _, trace = T.capture(lambda x: x + np.random.rand(), [t([0.0])])
+    assert "global random state" in trace.escaped
+
+
+def test_autocast_escapes():
+    from kerasish.backend import autocast
+    w = Variable([1.0, 2.0])
+
+    def f(x):
+        with autocast.scope("float16"):
+            return x * w
+    _, trace = T.capture(f, [t([1.0, 1.0])])
+    assert "mixed-precision" in trace.escaped
+
+
+def test_constants_lists_and_masks_are_replayed():
+    def f(x):
+        y = ops.concatenate([x, x * 2.0, ops.ones((1, 2))], axis=0)
+        y._keras_mask = ops.greater(ops.sum(y, axis=-1), 2.0)
+        return {"y": y, "rows": ops.sum(y, axis=-1)}
+    _, trace = T.capture(f, [t([[1.0, 1.0]])])
+    assert trace.escaped is None
+    out = trace.replay([t([[0.5, 0.25]])])
+    np.testing.assert_array_equal(out["y"].numpy(),
+                                  [[0.5, 0.25], [1.0, 0.5], [1.0, 1.0]])
+    np.testing.assert_array_equal(out["y"]._keras_mask.numpy(),
+                                  [False, False, False])
+    np.testing.assert_array_equal(out["rows"].numpy(), [0.75, 1.5, 2.0])
+
+
+def test_nondiff_ops_run_again_at_replay():
+    from kerasish.backend.primitive import nondiff
+
+    @nondiff
+    def checked(x):
+        if (x < 0).any():
+            raise ValueError("negative input")
+        return x
+
+    _, trace = T.capture(lambda x: checked(x) * 2.0, [t([1.0])])
+    assert trace.escaped is None
+    np.testing.assert_array_equal(trace.replay([t([4.0])]).numpy(), [8.0])
+    with pytest.raises(ValueError, match="negative input"):
+        trace.replay([t([-1.0])])
+
+
+def test_guard_is_removed_after_capture_even_on_error():
+    original = Tensor.__dict__["_value"]
+
+    def boom(x):
+        assert Tensor.__dict__["_value"] is not original
+        raise RuntimeError("boom")
+    with pytest.raises(RuntimeError, match="boom"):
+        T.capture(boom, [t([1.0])])
+    assert Tensor.__dict__["_value"] is original
+    assert T.active_tracer() is None
+    assert Tensor.__dict__["shape"].fget is not None
+
+
+def test_replay_checks_the_number_of_inputs():
+    _, trace = T.capture(lambda x: x * 2.0, [t([1.0])])
+    with pytest.raises(ValueError, match="takes 1 inputs. Received: 2"):
+        trace.replay([t([1.0]), t([2.0])])

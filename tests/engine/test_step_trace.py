@@ -1,0 +1,226 @@
+"""Recorded steps (`engine.step_trace`): same numbers as eager, used where
+safe, given up where Python depends on data, randomness or state."""
+import numpy as np
+import pytest
+
+import kerasish as keras
+from kerasish import layers, ops
+from kerasish.backend import trace as trace_module
+from kerasish.engine import step_trace
+
+
+@pytest.fixture
+def replays(monkeypatch):
+    """Counts `Trace.replay` calls."""
+    counter = {"n": 0}
+    original = trace_module.Trace.replay
+
+    def counting(self, inputs):
+        counter["n"] += 1
+        return original(self, inputs)
+    monkeypatch.setattr(trace_module.Trace, "replay", counting)
+    return counter
+
+
+def _data(n=70, classes=3, seed=1):
+    rng = np.random.default_rng(seed)
+    return (rng.random((n, 6), dtype="float32"),
+            rng.integers(0, classes, n))
+
+
+def _mlp():
+    return keras.Sequential([keras.Input((6,)),
+                             layers.Dense(8, activation="relu"),
+                             layers.Dense(3, activation="softmax")])
+
+
+def _dropout():
+    return keras.Sequential([keras.Input((6,)), layers.Dense(8),
+                             layers.Dropout(0.4), layers.Dense(3)])
+
+
+def _batchnorm():
+    return keras.Sequential([keras.Input((6,)), layers.Dense(8),
+                             layers.BatchNormalization(), layers.Dense(3)])
+
+
+class Branchy(keras.Model):
+    """Python control flow on data: a compiled step cannot replay it."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = layers.Dense(3)
+        self.b = layers.Dense(3)
+
+    def call(self, x):
+        a, b = self.a(x), self.b(x)
+        if float(ops.mean(x)) > 0.5:
+            return a * 2.0 + b
+        return a + b * 2.0
+
+
+def _train(build, run_eagerly, loss="sparse_categorical_crossentropy",
+           **fit_kwargs):
+    keras.utils.set_random_seed(0)
+    model = build()
+    model.compile(optimizer="adam", loss=loss, metrics=["accuracy"],
+                  run_eagerly=run_eagerly)
+    x, y = _data()
+    history = model.fit(x, y, batch_size=16, epochs=3, verbose=0,
+                        shuffle=False, validation_data=(x[:20], y[:20]),
+                        **fit_kwargs)
+    return model, history.history, model.predict(x, batch_size=16,
+                                                  verbose=0)
+
+
+def _assert_same_run(eager, traced):
+    (m1, h1, p1), (m2, h2, p2) = eager, traced
+    assert h1 == h2
+    np.testing.assert_array_equal(p1, p2)
+    for a, b in zip(m1.get_weights(), m2.get_weights()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_recorded_steps_give_the_eager_numbers_bit_for_bit(replays):
+    eager = _train(_mlp, run_eagerly=True)
+    assert replays["n"] == 0
+    traced = _train(_mlp, run_eagerly=False)
+    _assert_same_run(eager, traced)
+    # 5 batches of 16 (last one 6) x 3 epochs: all but the first two calls
+    # of each signature replay; evaluation and predict replay too.
+    assert replays["n"] >= 10
+    model = traced[0]
+    kinds = {key[0] for key in model._step_traces._traces}
+    assert kinds == {"train", "test", "predict"}
+    assert not model._step_traces._disabled
+
+
+def test_jit_compile_false_runs_eagerly(replays):
+    keras.utils.set_random_seed(0)
+    model = _mlp()
+    model.compile("adam", "sparse_categorical_crossentropy",
+                  jit_compile=False)
+    model.fit(*_data(), batch_size=16, epochs=2, verbose=0)
+    assert replays["n"] == 0
+    assert model.jit_compile is False
+
+
+def test_jit_compile_auto_follows_run_eagerly():
+    model = _mlp()
+    model.compile("adam", "mse", run_eagerly=True)
+    assert model.jit_compile is False
+    model.compile("adam", "mse")
+    assert model.jit_compile is True
+
+
+@pytest.mark.parametrize("build, why", [
+    (_dropout, "random draw"),
+    (_batchnorm, "outside the primitives"),
+    (Branchy, "outside the primitives"),
+])
+def test_unsafe_steps_fall_back_to_eager_with_the_same_numbers(
+        build, why, replays):
+    loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    eager = _train(build, run_eagerly=True, loss=loss)
+    traced = _train(build, run_eagerly=False, loss=loss)
+    _assert_same_run(eager, traced)
+    assert why in traced[0]._step_traces.disabled("train")
+
+
+def test_branchy_model_takes_both_branches_after_tracing():
+    keras.utils.set_random_seed(0)
+    model = Branchy()
+    model.compile("sgd", "mse")
+    low = np.zeros((4, 2), "float32")
+    high = np.ones((4, 2), "float32")
+    for _ in range(3):
+        model.predict_on_batch(low)
+    np.testing.assert_array_equal(
+        model.predict_on_batch(high),
+        np.asarray(model.a(high)) * 2.0 + np.asarray(model.b(high)))
+    np.testing.assert_array_equal(
+        model.predict_on_batch(low),
+        np.asarray(model.a(low)) + np.asarray(model.b(low)) * 2.0)
+
+
+def test_bad_labels_are_still_caught_in_a_replayed_step(replays):
+    keras.utils.set_random_seed(0)
+    model = _mlp()
+    model.compile("adam", "sparse_categorical_crossentropy")
+    x, y = _data(16)
+    for _ in range(3):
+        model.train_on_batch(x, y)
+    assert replays["n"] == 1
+    bad = y.copy()
+    bad[3] = 7
+    with pytest.raises(ValueError, match=r"in \[0, 3\).*\[0, 7\]"):
+        model.train_on_batch(x, bad)
+
+
+def test_freezing_a_layer_records_a_new_step():
+    def run(run_eagerly):
+        keras.utils.set_random_seed(0)
+        model = _mlp()
+        model.compile("adam", "sparse_categorical_crossentropy",
+                      run_eagerly=run_eagerly)
+        x, y = _data(48)
+        model.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False)
+        model.layers[0].trainable = False
+        model.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False)
+        return model.get_weights()
+    for a, b in zip(run(True), run(False)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_compile_starts_afresh():
+    model = _mlp()
+    model.compile("adam", "sparse_categorical_crossentropy")
+    model.fit(*_data(48), batch_size=16, epochs=1, verbose=0)
+    assert model._step_traces._traces
+    model.compile("adam", "sparse_categorical_crossentropy")
+    assert not model._step_traces._traces
+
+
+def test_signatures_are_bounded(monkeypatch):
+    monkeypatch.setattr(step_trace, "MAX_SIGNATURES", 2)
+    model = _mlp()
+    model.compile("adam", "sparse_categorical_crossentropy")
+    x, y = _data(16)
+    for n in (4, 5, 6, 7):
+        for _ in range(3):
+            model.train_on_batch(x[:n], y[:n])
+    assert len(model._step_traces._traces) == 2
+
+
+def test_layer_probes_see_every_batch():
+    from kerasish.train.step_runner import StepRunner
+    keras.utils.set_random_seed(0)
+    model = _mlp()
+    model.compile("adam", "sparse_categorical_crossentropy")
+    runner = StepRunner(model)
+    x, y = _data(32)
+    seen = []
+    for i in range(4):
+        batch = (x[i * 8:(i + 1) * 8], y[i * 8:(i + 1) * 8])
+        result = runner.train_step(batch, fetches=[model.layers[0].name])
+        seen.append(np.asarray(result.fetched[0]))
+    assert all(s.shape == (8, 8) for s in seen)
+    assert not np.array_equal(seen[2], seen[3])
+
+
+def test_overridden_train_step_is_not_recorded(replays):
+    class Custom(keras.Sequential):
+        def train_step(self, data):
+            x, y = data
+            with keras.GradientTape() as tape:
+                loss = self.compute_loss(x, y, self(x, training=True))
+            grads = tape.gradient(loss, self.trainable_weights)
+            self.optimizer.apply(grads, self.trainable_weights)
+            return {"loss": loss}
+
+    model = Custom([keras.Input((6,)), layers.Dense(3)])
+    model.compile("sgd", "mse")
+    x, _ = _data(32)
+    history = model.fit(x, x[:, :3], batch_size=8, epochs=2, verbose=0)
+    assert replays["n"] == 0
+    assert len(history.history["loss"]) == 2
