@@ -134,8 +134,10 @@ def sparse_probs_cross_entropy(labels, probs, *, axis=-1, eps=1e-7):
     """
     total = np.sum(probs, axis=axis, keepdims=True)
     p_label = _pick(probs, labels, axis) / np.squeeze(total, axis)
-    with np.errstate(divide="ignore"):
-        out = -np.log(np.clip(p_label, eps, 1 - eps))
+    # maximum/minimum: np.clip costs ~40 us of dispatch on a small batch.
+    clipped = np.minimum(np.maximum(p_label, eps), 1 - eps)
+    with np.errstate(divide="ignore"):      # only reachable with eps <= 0
+        out = -np.log(clipped)
     return out, (p_label, total)
 
 
@@ -145,11 +147,14 @@ def _sparse_probs_ce_vjp(g, out, labels, probs, *, axis=-1, eps=1e-7,
     # d/dprobs_j of -log(probs_l / S) is 1/S - [j == l] / probs_l, and zero
     # where the clip is active (as the gradient of clip is).
     p_label, total = saved
-    g = g * ((p_label > eps) & (p_label < 1 - eps))
+    inside = (p_label > eps) & (p_label < 1 - eps)
+    g = g * inside
     g_b = np.expand_dims(g, axis)
     grad = np.broadcast_to(g_b / total, probs.shape).copy()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        delta = g / (p_label * np.squeeze(total, axis))
+    # Where the clip is active the gradient is 0, also for a probability
+    # of exactly 0 (0 / 0 would make it NaN).
+    delta = np.divide(g, p_label * np.squeeze(total, axis),
+                      out=np.zeros_like(g), where=inside)
     if grad.ndim == 2 and axis in (-1, 1):
         grad[np.arange(grad.shape[0]), labels] -= delta
     else:

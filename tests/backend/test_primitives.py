@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import kerasish
 from kerasish import ops
 from kerasish.backend import linalg as L
 from kerasish.backend import math as M
@@ -228,3 +229,17 @@ def test_sparse_probs_cross_entropy_matches_keras_formula():
     np.testing.assert_allclose(
         N.sparse_probs_cross_entropy(labels, probs).numpy(), expected,
         rtol=1e-6)
+
+
+def test_sparse_probs_cross_entropy_clipped_rows_get_zero_gradient():
+    # A probability of exactly 0 (or 1) for the label sits in the clip:
+    # Keras's gradient there is 0, not 0 / 0.
+    probs = kerasish.Variable(np.array([[0.0, 1.0], [0.25, 0.75]],
+                                       np.float32))
+    with kerasish.GradientTape() as tape:
+        loss = kerasish.ops.sum(
+            N.sparse_probs_cross_entropy(np.array([0, 1]), probs))
+    grad = tape.gradient(loss, probs).numpy()
+    np.testing.assert_array_equal(grad[0], [0.0, 0.0])
+    np.testing.assert_allclose(grad[1], [1.0, 1.0 - 1.0 / 0.75], rtol=1e-6)
+    assert np.isfinite(float(loss))
