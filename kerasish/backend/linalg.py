@@ -81,6 +81,13 @@ def affine(x, kernel, bias, *, relu=False):
 def _affine_vjp(g, out, x, kernel, bias, *, relu=False, needs, saved):
     if relu:
         g = g * (out > 0)
+    if x.ndim == 2 and kernel.ndim == 2:
+        # The products `_matmul_vjp_*` make for matrices, without their
+        # shape handling (this runs for every Dense layer at every step).
+        dx = g @ kernel.T if needs[0] else None
+        dw = x.T @ g if needs[1] else None
+        db = g.sum(axis=0) if needs[2] else None
+        return dx, dw, db
     dx = _matmul_vjp_a(g, out, x, kernel) if needs[0] else None
     dw = _matmul_vjp_b(g, out, x, kernel) if needs[1] else None
     db = g.reshape(-1, g.shape[-1]).sum(axis=0) if needs[2] else None

@@ -50,20 +50,20 @@ def _softplus_vjp(g, out, x):
 
 
 def _shifted(x, axis):
-    return x - np.max(x, axis=axis, keepdims=True)
+    return x - x.max(axis=axis, keepdims=True)
 
 
 @primitive
 def softmax(x, *, axis=-1):
     with np.errstate(**_quiet):
         e = np.exp(_shifted(x, axis))
-        return e / np.sum(e, axis=axis, keepdims=True)
+        return e / e.sum(axis=axis, keepdims=True)
 
 
 @softmax.defvjp
 def _softmax_vjp(g, out, x, *, axis=-1):
     gy = g * out
-    return (gy - out * np.sum(gy, axis=axis, keepdims=True),)
+    return (gy - out * gy.sum(axis=axis, keepdims=True),)
 
 
 @primitive
@@ -132,7 +132,7 @@ def sparse_probs_cross_entropy(labels, probs, *, axis=-1, eps=1e-7):
     Keras's formula for `from_logits=False`, fused into one primitive: the
     composite takes seven ops per step in a classifier's loss.
     """
-    total = np.sum(probs, axis=axis, keepdims=True)
+    total = probs.sum(axis=axis, keepdims=True)
     p_label = _pick(probs, labels, axis) / np.squeeze(total, axis)
     # maximum/minimum: np.clip costs ~40 us of dispatch on a small batch.
     clipped = np.minimum(np.maximum(p_label, eps), 1 - eps)

@@ -32,7 +32,7 @@ def _to_axis(axis):
 
 @primitive
 def sum(x, *, axis=None, keepdims=False):
-    return np.sum(x, axis=_to_axis(axis), keepdims=keepdims)
+    return np.asarray(x).sum(axis=_to_axis(axis), keepdims=keepdims)
 
 
 @sum.defvjp

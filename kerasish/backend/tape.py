@@ -182,18 +182,7 @@ class GradientTape:
                 f"Received: unconnected_gradients={unconnected_gradients!r}")
         flat_sources = _flatten(sources)
         grads = self._seed(target, output_gradients)
-        keep = {id(s) for s in flat_sources}
-        for rec in reversed(self._records):
-            key = id(rec.out)
-            g = grads.get(key) if key in keep else grads.pop(key, None)
-            if g is None:
-                continue
-            if isinstance(g, IndexedSlices):
-                g = g.to_dense()
-            for arg, gx, need in zip(rec.args, rec.prim.vjp(g, rec),
-                                     rec.needs):
-                if need and gx is not None:
-                    _accumulate(grads, id(arg), gx)
+        backward(self._records, grads, {id(s) for s in flat_sources})
         if not self._persistent:
             self._records = None
             self._tracked = set()
@@ -216,15 +205,11 @@ class GradientTape:
 
     @staticmethod
     def _result(grads, source, unconnected):
-        from kerasish.backend.tensor import Tensor
-        g = grads.get(id(source))
-        if g is None:
-            if unconnected == "zero":
-                return Tensor(np.zeros(source.shape, source.dtype))
-            return None
-        if isinstance(g, IndexedSlices):
-            return g
-        return Tensor(np.asarray(g, dtype=source.dtype))
+        g = _result_like(grads, source)
+        if g is None and unconnected == "zero":
+            from kerasish.backend.tensor import Tensor
+            return Tensor(np.zeros(source.shape, source.dtype))
+        return g
 
 
 class _Paused:
@@ -241,6 +226,36 @@ class _Paused:
         if self.was:
             _push(self.tape)
             self.tape._recording = True
+
+
+def backward(records, grads, keep):
+    """The reverse walk: push `grads` (by `id`) back through `records`.
+
+    Each output's gradient is popped once its VJP has run, unless its id
+    is in `keep` (the sources); gradients of the inputs accumulate under
+    their ids in `grads`.
+    """
+    for rec in reversed(records):
+        key = id(rec.out)
+        g = grads.get(key) if key in keep else grads.pop(key, None)
+        if g is None:
+            continue
+        if isinstance(g, IndexedSlices):
+            g = g.to_dense()
+        for arg, gx, need in zip(rec.args, rec.prim.vjp(g, rec),
+                                 rec.needs):
+            if need and gx is not None:
+                _accumulate(grads, id(arg), gx)
+    return grads
+
+
+def _result_like(grads, source):
+    """The gradient of `source` (a tensor of its dtype), or `None`."""
+    from kerasish.backend.tensor import Tensor
+    g = grads.get(id(source))
+    if g is None or isinstance(g, IndexedSlices):
+        return g
+    return Tensor(np.asarray(g, dtype=source.dtype))
 
 
 def _accumulate(grads, key, g):

@@ -46,6 +46,7 @@ import threading
 import numpy as np
 
 from kerasish import tree
+from kerasish.backend.tape import active_tapes
 from kerasish.backend.tensor import Tensor
 
 _RAW = Tensor.__dict__["_value"]      # the slot itself, never patched
@@ -109,6 +110,13 @@ class _Seq:
         self.kind, self.items = kind, items
 
 
+def _is_float(arg):
+    if not isinstance(arg, Tensor):
+        return False
+    dtype = _raw_get(arg).dtype
+    return dtype.kind in "fc" or dtype.name == "bfloat16"
+
+
 def _resolve(ref, values):
     if ref.__class__ is int:
         return values[ref]
@@ -122,6 +130,7 @@ class Tracer:
 
     def __init__(self):
         self.ops = []
+        self.floats = []        # per op: which arguments are float tensors
         self.slot_of = {}
         self.keep = []          # holds slot tensors so their ids stay unique
         self.escaped = None
@@ -152,6 +161,7 @@ class Tracer:
             return
         refs = tuple(self.ref(a) for a in args)
         self.ops.append((op, refs, params, self.new_slot(result)))
+        self.floats.append(tuple(_is_float(a) for a in args))
 
     def is_traced(self, tensor):
         return id(tensor) in self.slot_of or \
@@ -167,19 +177,25 @@ class Trace:
 
     def __init__(self, tracer, n_inputs, structure, out_refs, mask_refs):
         self.ops = tracer.ops
+        self.floats = tracer.floats
         self.n_slots = len(tracer.keep)
         self.n_inputs = n_inputs
         self.escaped = tracer.escaped
         self._structure = structure
         self._out_refs = out_refs
         self._mask_refs = mask_refs
+        self._program = None
 
     def replay(self, inputs):
-        """The outputs of the recorded calls made on `inputs` (tensors)."""
-        if len(inputs) != self.n_inputs:
-            raise ValueError(
-                f"This trace takes {self.n_inputs} inputs. "
-                f"Received: {len(inputs)}")
+        """The outputs of the recorded calls made on `inputs` (tensors).
+
+        With a `GradientTape` recording, every primitive is called as in
+        eager mode (so it is recorded); otherwise the program runs on the
+        arrays directly.
+        """
+        self._check(inputs)
+        if active_tapes() is None:
+            return self.program().run(inputs)
         values = [None] * self.n_slots
         values[:self.n_inputs] = inputs
         for op, refs, params, out in self.ops:
@@ -191,6 +207,35 @@ class Trace:
                 value._keras_mask = _resolve(mask, values)
             flat.append(value)
         return tree.pack_sequence_as(self._structure, flat)
+
+    def replay_with_gradients(self, inputs, sources):
+        """`(outputs, gradients)`: a replay and the gradients of its last
+        output (a scalar loss) with respect to `sources`, as a
+        `GradientTape` around `replay` would give them.
+
+        Must not run while a tape records (nothing would be recorded).
+        """
+        self._check(inputs)
+        if active_tapes() is not None:
+            raise RuntimeError("`replay_with_gradients` bypasses the tapes; "
+                               "a GradientTape is recording.")
+        return self.program().run(inputs, sources=sources)
+
+    def program(self):
+        """The array-level `Program` of this trace (built once)."""
+        if self._program is None:
+            from kerasish.backend.trace_program import Program
+            self._program = Program(self)
+        return self._program
+
+    def pack(self, flat):
+        return tree.pack_sequence_as(self._structure, flat)
+
+    def _check(self, inputs):
+        if len(inputs) != self.n_inputs:
+            raise ValueError(
+                f"This trace takes {self.n_inputs} inputs. "
+                f"Received: {len(inputs)}")
 
 
 def capture(fn, inputs):

@@ -50,20 +50,15 @@ class StepTraces:
             args: Its positional arguments (nested structures of arrays).
             extra_key: Anything else the recording depends on (hashable).
         """
-        if not _wanted(model) or kind in self._disabled:
-            return fn(*args)
-        key = _signature(args)
+        key = self._key(model, kind, args, extra_key)
         if key is None:
             return fn(*args)
-        key = (kind, key, extra_key)
         if key not in self._traces:
             if sum(k[0] == kind for k in self._traces) >= MAX_SIGNATURES:
                 return fn(*args)
             self._traces[key] = None
             return fn(*args)
-        flat = tree.flatten(args)
-        where = [i for i, x in enumerate(flat) if x is not None]
-        leaves = [_as_tensor(flat[i]) for i in where]
+        flat, where, leaves = _leaves(args)
         trace = self._traces[key]
         if trace is not None:
             return trace.replay(leaves)
@@ -81,6 +76,32 @@ class StepTraces:
         else:
             self._traces[key] = trace
         return outputs
+
+
+    def replay_with_gradients(self, model, kind, args, sources,
+                              extra_key=()):
+        """`(outputs, gradients)` from a recorded step whose last output is
+        the loss, without a `GradientTape`; `None` when there is no such
+        recording (yet) or a tape is recording."""
+        key = self._key(model, kind, args, extra_key)
+        trace = self._traces.get(key) if key is not None else None
+        if trace is None or trace_module.active_tapes() is not None:
+            return None
+        return trace.replay_with_gradients(_leaves(args)[2], sources)
+
+    def _key(self, model, kind, args, extra_key):
+        if not _wanted(model) or kind in self._disabled:
+            return None
+        signature = _signature(args)
+        return None if signature is None else (kind, signature, extra_key)
+
+
+def _leaves(args):
+    """The flat arguments, where the non-`None` ones are, and those as
+    fresh tensors (the inputs of a trace)."""
+    flat = tree.flatten(args)
+    where = [i for i, x in enumerate(flat) if x is not None]
+    return flat, where, [_as_tensor(flat[i]) for i in where]
 
 
 def _wanted(model):

@@ -250,20 +250,36 @@ class Trainer:
         """One optimizer step on a batch; returns the logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         variables = self.trainable_weights
-        with GradientTape() as tape:
-            y_pred, loss = self._traced(
-                "train", self._train_forward, (x, y, sample_weight),
-                tuple(map(id, variables)))
-            scaled = self.optimizer.scale_loss(loss)
+        key = tuple(map(id, variables))
+        compiled = self._compiled_gradients((x, y, sample_weight),
+                                            variables, key)
+        if compiled is None:
+            with GradientTape() as tape:
+                y_pred, loss = self._traced(
+                    "train", self._train_forward, (x, y, sample_weight), key)
+                scaled = self.optimizer.scale_loss(loss)
+        else:
+            (y_pred, loss), grads = compiled
         self._loss_tracker.update_state(loss,
                                         sample_weight=_batch_size(x))
         if variables:
-            with _scaled_overflow(self.optimizer):
-                grads = tape.gradient(scaled, variables)
+            if compiled is None:
+                with _scaled_overflow(self.optimizer):
+                    grads = tape.gradient(scaled, variables)
             self.optimizer.apply(grads, variables)
         else:
             warnings.warn("The model does not have any trainable weights.")
         return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def _compiled_gradients(self, args, variables, key):
+        """`((y_pred, loss), grads)` from the recorded training step, when
+        there is one and the loss is not scaled; else `None`."""
+        traces = self.__dict__.get("_step_traces")
+        if traces is None or not variables or \
+                not _unscaled(self.optimizer):
+            return None
+        return traces.replay_with_gradients(self, "train", args, variables,
+                                            key)
 
     def test_step(self, data):
         """Loss and metrics on a batch, without training."""
@@ -413,6 +429,13 @@ def _batch_size(x):
         if leaf is not None and hasattr(leaf, "shape") and len(leaf.shape):
             return leaf.shape[0]
     return 1
+
+
+def _unscaled(optimizer):
+    """Whether `optimizer.scale_loss` leaves the loss as it is."""
+    from kerasish.optimizers.base_optimizer import Optimizer
+    return getattr(optimizer, "loss_scale_factor", None) is None and \
+        type(optimizer).scale_loss is Optimizer.scale_loss
 
 
 def _scaled_overflow(optimizer):

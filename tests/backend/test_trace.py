@@ -3,6 +3,7 @@ import pytest
 
 import kerasish
 from kerasish import GradientTape, Variable, ops
+from kerasish.backend import shape as S
 from kerasish.backend import trace as T
 from kerasish.backend.tensor import Tensor
 
@@ -155,3 +156,46 @@ def test_replay_checks_the_number_of_inputs():
     _, trace = T.capture(lambda x: x * 2.0, [t([1.0])])
     with pytest.raises(ValueError, match="takes 1 inputs. Received: 2"):
         trace.replay([t([1.0]), t([2.0])])
+
+
+def test_replay_with_gradients_equals_the_tape():
+    table = Variable(np.arange(12, dtype="float32").reshape(6, 2) / 10)
+    w = Variable([[1.0, -2.0], [0.5, 3.0]])
+    frozen = Variable([0.5, 0.25], trainable=False)
+    unused = Variable([1.0])
+
+    def f(ids, x):
+        rows = S.take(table, ids, axis=0)                 # IndexedSlices
+        h = ops.matmul(x + rows, w) * frozen
+        h = h + ops.matmul(x, w)                           # w used twice
+        return h, ops.mean(ops.square(h))
+
+    ids = ops.convert_to_tensor(np.array([0, 3, 3]))
+    x = t(np.ones((3, 2)))
+    _, trace = T.capture(f, [ids, x])
+    assert trace.escaped is None
+    ids2 = ops.convert_to_tensor(np.array([5, 1, 5]))
+    x2 = t([[0.5, -1.0], [2.0, 0.0], [1.0, 1.0]])
+    sources = [table, w, frozen, unused]
+    with GradientTape() as tape:
+        h, loss = f(ids2, x2)
+    expected = tape.gradient(loss, sources)
+    (h_r, loss_r), grads = trace.replay_with_gradients([ids2, x2], sources)
+    np.testing.assert_array_equal(h_r.numpy(), h.numpy())
+    assert float(loss_r) == float(loss)
+    assert grads[2] is None and grads[3] is None
+    assert expected[2] is None and expected[3] is None
+    np.testing.assert_array_equal(np.asarray(grads[0].to_dense()),
+                                  np.asarray(expected[0].to_dense()))
+    np.testing.assert_array_equal(grads[1].numpy(), expected[1].numpy())
+
+
+def test_replay_with_gradients_refuses_to_bypass_a_tape():
+    w = Variable([2.0])
+    _, trace = T.capture(lambda x: ops.sum(x * w), [t([1.0])])
+    with GradientTape():
+        with pytest.raises(RuntimeError, match="bypasses the tapes"):
+            trace.replay_with_gradients([t([1.0])], [w])
+    with GradientTape() as tape:       # the tensor-level replay records
+        out = trace.replay([t([3.0])])
+    assert tape.gradient(out, w).numpy().tolist() == [3.0]

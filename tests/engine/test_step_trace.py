@@ -11,14 +11,22 @@ from kerasish.engine import step_trace
 
 @pytest.fixture
 def replays(monkeypatch):
-    """Counts `Trace.replay` calls."""
-    counter = {"n": 0}
-    original = trace_module.Trace.replay
+    """Counts replays of recorded steps (with or without gradients)."""
+    counter = {"n": 0, "with_gradients": 0}
+    replay = trace_module.Trace.replay
+    with_gradients = trace_module.Trace.replay_with_gradients
 
     def counting(self, inputs):
         counter["n"] += 1
-        return original(self, inputs)
+        return replay(self, inputs)
+
+    def counting_gradients(self, inputs, sources):
+        counter["n"] += 1
+        counter["with_gradients"] += 1
+        return with_gradients(self, inputs, sources)
     monkeypatch.setattr(trace_module.Trace, "replay", counting)
+    monkeypatch.setattr(trace_module.Trace, "replay_with_gradients",
+                        counting_gradients)
     return counter
 
 
@@ -89,6 +97,7 @@ def test_recorded_steps_give_the_eager_numbers_bit_for_bit(replays):
     # 5 batches of 16 (last one 6) x 3 epochs: all but the first two calls
     # of each signature replay; evaluation and predict replay too.
     assert replays["n"] >= 10
+    assert replays["with_gradients"] >= 5     # training skips the tape
     model = traced[0]
     kinds = {key[0] for key in model._step_traces._traces}
     assert kinds == {"train", "test", "predict"}
@@ -224,3 +233,85 @@ def test_overridden_train_step_is_not_recorded(replays):
     history = model.fit(x, x[:, :3], batch_size=8, epochs=2, verbose=0)
     assert replays["n"] == 0
     assert len(history.history["loss"]) == 2
+
+
+def test_a_scaled_loss_replays_under_the_tape_with_the_same_numbers(
+        replays):
+    def run(run_eagerly):
+        keras.utils.set_random_seed(0)
+        model = _mlp()
+        model.compile(keras.optimizers.Adam(loss_scale_factor=8.0),
+                      "sparse_categorical_crossentropy",
+                      run_eagerly=run_eagerly)
+        model.fit(*_data(64), batch_size=16, epochs=2, verbose=0,
+                  shuffle=False)
+        return model.get_weights()
+    for a, b in zip(run(True), run(False)):
+        np.testing.assert_array_equal(a, b)
+    assert replays["n"] > 0 and replays["with_gradients"] == 0
+
+
+def _sequence_model(layer):
+    def build():
+        return keras.Sequential([keras.Input((5, 3)), layer(),
+                                 layers.Dense(2)])
+    return build
+
+
+def _conv():
+    return keras.Sequential([
+        keras.Input((8, 8, 1)), layers.Conv2D(3, 3, activation="relu"),
+        layers.MaxPooling2D(2), layers.Flatten(), layers.Dense(2)])
+
+
+def _wide_deep():
+    ids = keras.Input((1,), dtype="int32")
+    num = keras.Input((2,))
+    emb = layers.Flatten()(layers.Embedding(7, 3)(ids))
+    h = layers.Dense(4, activation="relu")(layers.Concatenate()([emb, num]))
+    wide = layers.Flatten()(layers.Embedding(7, 1)(ids))
+    out = layers.Activation("sigmoid")(layers.Add()([layers.Dense(1)(h),
+                                                     wide]))
+    return keras.Model([ids, num], out)
+
+
+def _inputs(name, n, rng):
+    if name == "conv":
+        return rng.random((n, 8, 8, 1), dtype="float32")
+    if name == "wide_deep":
+        return [rng.integers(0, 7, (n, 1)).astype("int32"),
+                rng.random((n, 2), dtype="float32")]
+    return rng.random((n, 5, 3), dtype="float32")
+
+
+@pytest.mark.parametrize("name, build, loss", [
+    ("lstm", _sequence_model(lambda: layers.LSTM(4)), "mse"),
+    ("gru", _sequence_model(lambda: layers.GRU(4)), "mse"),
+    ("rnn", _sequence_model(lambda: layers.SimpleRNN(4,
+                                                     return_sequences=True)),
+     "mse"),
+    ("conv", _conv, "mse"),
+    ("wide_deep", _wide_deep, "binary_crossentropy"),
+])
+def test_benchmark_kinds_of_models_replay_bit_for_bit(name, build, loss,
+                                                      replays):
+    rng = np.random.default_rng(3)
+    x = _inputs(name, 40, rng)
+    out_shape = {"rnn": (40, 5, 2), "wide_deep": (40, 1)}.get(name, (40, 2))
+    y = (rng.random(out_shape) > 0.5).astype("float32")
+
+    def run(run_eagerly):
+        keras.utils.set_random_seed(0)
+        model = build()
+        model.compile("adam", loss, run_eagerly=run_eagerly)
+        history = model.fit(x, y, batch_size=8, epochs=3, verbose=0,
+                            shuffle=False)
+        return (history.history["loss"], model.get_weights(),
+                model.predict(x, batch_size=8, verbose=0), model)
+    eager, traced = run(True), run(False)
+    assert eager[0] == traced[0]
+    for a, b in zip(eager[1], traced[1]):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(eager[2], traced[2])
+    assert not traced[3]._step_traces._disabled
+    assert replays["with_gradients"] >= 10
