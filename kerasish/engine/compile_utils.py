@@ -7,6 +7,8 @@ names them `<output>_<metric>` for multi-output models; `"accuracy"`
 resolves to binary, sparse-categorical or categorical accuracy from the
 shapes, as Keras does.
 """
+import contextlib
+
 from kerasish import tree
 from kerasish import losses as losses_module
 from kerasish import metrics as metrics_module
@@ -350,12 +352,35 @@ class CompileLoss(losses_module.Loss):
             i = self._index[k]
             value = loss_fn(labels[i], outputs[i], weights[i])
             if self.metrics:
-                self.metrics[k].update_state(
-                    value, sample_weight=tree.flatten(outputs[i])[0].shape[0])
+                self._track(k, value, tree.flatten(outputs[i])[0].shape[0])
             if loss_weight is not None:
                 value = value * loss_weight
             total = value if total is None else total + value
         return total
+
+    def _track(self, k, value, batch_size):
+        pending = self.__dict__.get("_pending")
+        if pending is not None:
+            pending.append((k, value, batch_size))
+        else:
+            self.metrics[k].update_state(value, sample_weight=batch_size)
+
+    @contextlib.contextmanager
+    def deferred_tracking(self):
+        """Collect `(k, loss, batch_size)` for the per-output loss trackers
+        instead of updating them (a recorded step must not write state);
+        `update_trackers` applies them afterwards."""
+        previous = self.__dict__.get("_pending")
+        self._pending = pending = []
+        try:
+            yield pending
+        finally:
+            self._pending = previous
+
+    def update_trackers(self, pending):
+        """Apply what `deferred_tracking` collected."""
+        for k, value, batch_size in pending:
+            self.metrics[k].update_state(value, sample_weight=batch_size)
 
     def _sample_weights(self, sample_weight, labels):
         if sample_weight is None:

@@ -226,10 +226,18 @@ class Trainer:
         return self(x)
 
     def _forward_and_loss(self, x, y, sample_weight, training):
-        y_pred = self._call_for_training(x, training)
-        loss = self.compute_loss(x, y, y_pred, sample_weight,
-                                 training=training)
-        return y_pred, loss
+        """`((y_pred, tracked), loss)`: the loss comes last (a recorded
+        training step differentiates its last output); `tracked` holds the
+        per-output losses for their trackers, updated after the step."""
+        with _deferred_tracking(self._compile_loss) as tracked:
+            y_pred = self._call_for_training(x, training)
+            loss = self.compute_loss(x, y, y_pred, sample_weight,
+                                     training=training)
+        return (y_pred, tracked), loss
+
+    def _track_output_losses(self, tracked):
+        if tracked:
+            self._compile_loss.update_trackers(tracked)
 
     def _train_forward(self, x, y, sample_weight):
         return self._forward_and_loss(x, y, sample_weight, True)
@@ -255,11 +263,12 @@ class Trainer:
                                             variables, key)
         if compiled is None:
             with GradientTape() as tape:
-                y_pred, loss = self._traced(
+                (y_pred, tracked), loss = self._traced(
                     "train", self._train_forward, (x, y, sample_weight), key)
                 scaled = self.optimizer.scale_loss(loss)
         else:
-            (y_pred, loss), grads = compiled
+            ((y_pred, tracked), loss), grads = compiled
+        self._track_output_losses(tracked)
         self._loss_tracker.update_state(loss,
                                         sample_weight=_batch_size(x))
         if variables:
@@ -272,7 +281,7 @@ class Trainer:
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def _compiled_gradients(self, args, variables, key):
-        """`((y_pred, loss), grads)` from the recorded training step, when
+        """`(outputs, grads)` from the recorded training step, when
         there is one and the loss is not scaled; else `None`."""
         traces = self.__dict__.get("_step_traces")
         if traces is None or not variables or \
@@ -284,8 +293,9 @@ class Trainer:
     def test_step(self, data):
         """Loss and metrics on a batch, without training."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred, loss = self._traced("test", self._test_forward,
-                                    (x, y, sample_weight))
+        (y_pred, tracked), loss = self._traced(
+            "test", self._test_forward, (x, y, sample_weight))
+        self._track_output_losses(tracked)
         self._loss_tracker.update_state(loss,
                                         sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
@@ -429,6 +439,15 @@ def _batch_size(x):
         if leaf is not None and hasattr(leaf, "shape") and len(leaf.shape):
             return leaf.shape[0]
     return 1
+
+
+@contextlib.contextmanager
+def _deferred_tracking(compile_loss):
+    if compile_loss is None:
+        yield []
+        return
+    with compile_loss.deferred_tracking() as tracked:
+        yield tracked
 
 
 def _unscaled(optimizer):

@@ -332,7 +332,9 @@ def where(condition, x1=None, x2=None):
         raise ValueError("`x1` and `x2` must be given together. Received: "
                          f"x1={x1!r:.40}, x2={x2!r:.40}")
     x1, x2 = _promote(x1, x2)
-    return M.where(np.asarray(to_array(condition), dtype=bool), x1, x2)
+    # The condition goes into the primitive as it is (np.where reads any
+    # dtype as truth values), so a recorded step selects on new data.
+    return M.where(condition, x1, x2)
 
 
 @keras_op

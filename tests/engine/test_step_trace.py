@@ -315,3 +315,36 @@ def test_benchmark_kinds_of_models_replay_bit_for_bit(name, build, loss,
     np.testing.assert_array_equal(eager[2], traced[2])
     assert not traced[3]._step_traces._disabled
     assert replays["with_gradients"] >= 10
+
+
+def _regularized_two_outputs():
+    inputs = keras.Input((6,))
+    h = layers.Dense(5, activation="tanh", kernel_regularizer="l2",
+                     activity_regularizer="l1")(inputs)
+    return keras.Model(inputs, {"a": layers.Dense(2, name="a")(h),
+                                "b": layers.Dense(1, name="b")(h)})
+
+
+def test_regularization_losses_weights_and_dict_outputs_replay_exactly(
+        replays):
+    rng = np.random.default_rng(5)
+    x = rng.random((48, 6), dtype="float32")
+    y = {"a": rng.random((48, 2), dtype="float32"),
+         "b": rng.random((48, 1), dtype="float32")}
+    sample_weight = rng.random(48).astype("float32")
+
+    def run(run_eagerly):
+        keras.utils.set_random_seed(0)
+        model = _regularized_two_outputs()
+        model.compile("adam", {"a": "mse", "b": "mae"},
+                      loss_weights={"a": 1.0, "b": 0.5},
+                      metrics={"a": ["mae"]}, run_eagerly=run_eagerly)
+        history = model.fit(x, y, sample_weight=sample_weight,
+                            batch_size=8, epochs=2, verbose=0,
+                            shuffle=False, validation_split=0.25)
+        return history.history, model.get_weights()
+    (h1, w1), (h2, w2) = run(True), run(False)
+    assert h1 == h2
+    for a, b in zip(w1, w2):
+        np.testing.assert_array_equal(a, b)
+    assert replays["with_gradients"] >= 4
