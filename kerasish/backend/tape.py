@@ -14,7 +14,10 @@ import numpy as np
 from kerasish.backend.indexed_slices import IndexedSlices
 
 class _State(threading.local):
-    tapes = None        # class default: every thread starts with none
+    """What this thread records: its tapes, and a `backend.trace`
+    capture (class defaults: every thread starts with neither)."""
+    tapes = None
+    tracer = None
 
 
 _local = _State()

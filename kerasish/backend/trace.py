@@ -46,19 +46,13 @@ import threading
 import numpy as np
 
 from kerasish import tree
+from kerasish.backend.tape import _local as _state
 from kerasish.backend.tape import active_tapes
 from kerasish.backend.tensor import Tensor
 
 _RAW = Tensor.__dict__["_value"]      # the slot itself, never patched
 _raw_get = _RAW.__get__
 _raw_set = _RAW.__set__
-
-
-class _State(threading.local):
-    tracer = None       # class default: no thread starts out capturing
-
-
-_state = _State()
 
 
 def active_tracer():
@@ -200,13 +194,7 @@ class Trace:
         values[:self.n_inputs] = inputs
         for op, refs, params, out in self.ops:
             values[out] = op(*[_resolve(r, values) for r in refs], **params)
-        flat = []
-        for ref, mask in zip(self._out_refs, self._mask_refs):
-            value = _resolve(ref, values)
-            if mask is not None:
-                value._keras_mask = _resolve(mask, values)
-            flat.append(value)
-        return tree.pack_sequence_as(self._structure, flat)
+        return self.outputs(values)
 
     def replay_with_gradients(self, inputs, sources):
         """`(outputs, gradients)`: a replay and the gradients of its last
@@ -228,8 +216,24 @@ class Trace:
             self._program = Program(self)
         return self._program
 
-    def pack(self, flat):
+    def outputs(self, values):
+        """The recorded outputs (with their masks), given every slot's
+        tensor in `values`."""
+        flat = []
+        for ref, mask in zip(self._out_refs, self._mask_refs):
+            value = _resolve(ref, values)
+            if mask is not None:
+                value._keras_mask = _resolve(mask, values)
+            flat.append(value)
         return tree.pack_sequence_as(self._structure, flat)
+
+    def target(self, values):
+        """The last output: what `replay_with_gradients` differentiates."""
+        target = _resolve(self._out_refs[-1], values)
+        if not isinstance(target, Tensor):
+            raise TypeError("The last output of a trace differentiated by "
+                            "`replay_with_gradients` must be a tensor.")
+        return target
 
     def _check(self, inputs):
         if len(inputs) != self.n_inputs:

@@ -15,7 +15,7 @@ from kerasish.backend.primitive import _sequence_to_array, to_array
 from kerasish.backend.tape import (_pop, _push, _Record, _result_like,
                                    backward)
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _Const, _Seq
+from kerasish.backend.trace import _Const, _resolve
 
 
 class Program:
@@ -55,10 +55,10 @@ class Program:
         finally:
             if needs_of is not None:
                 _pop(_FORWARD_FOR_GRADIENTS)
-        outputs = self._outputs(tensors)
+        outputs = self.trace.outputs(tensors)
         if sources is None:
             return outputs
-        target = _last_leaf(self.trace, tensors)
+        target = self.trace.target(tensors)
         grads = {id(target): np.ones_like(target._value)}
         backward(records, grads, {id(s) for s in sources})
         return outputs, [_result_like(grads, s) for s in sources]
@@ -76,7 +76,7 @@ class Program:
             arrays[step.out] = y
             tensors[step.out] = result = Tensor(y)
             if needs_of is not None and needs_of[i] is not None:
-                args = [_arg(r, tensors) for r in step.refs]
+                args = [_resolve(r, tensors) for r in step.refs]
                 records.append(_Record(step.op, args, xs, result,
                                        step.params, saved, needs_of[i]))
 
@@ -100,16 +100,6 @@ class Program:
                     plan.append(None)
             self._needs, self._needs_key = plan, key
         return self._needs
-
-    def _outputs(self, tensors):
-        trace = self.trace
-        flat = []
-        for ref, mask in zip(trace._out_refs, trace._mask_refs):
-            value = _arg(ref, tensors)
-            if mask is not None:
-                value._keras_mask = _arg(mask, tensors)
-            flat.append(value)
-        return trace.pack(flat)
 
 
 class _ForwardForGradients:
@@ -143,24 +133,6 @@ class _Step:
                       else (r, None) for r in refs]
 
 
-def _last_leaf(trace, tensors):
-    ref = trace._out_refs[-1]
-    target = _arg(ref, tensors)
-    if not isinstance(target, Tensor):
-        raise TypeError("The last output of a trace differentiated by "
-                        "`replay_with_gradients` must be a tensor.")
-    return target
-
-
-def _arg(ref, tensors):
-    """The object a tape would see as this argument."""
-    if ref.__class__ is int:
-        return tensors[ref]
-    if ref.__class__ is _Const:
-        return ref.value
-    return ref.kind(_arg(r, tensors) for r in ref.items)
-
-
 def _array(ref, arrays):
     """The array `Primitive.__call__` would pass for this argument."""
     if ref.__class__ is int:
@@ -169,16 +141,7 @@ def _array(ref, arrays):
         value = ref.value
         return value._value if isinstance(value, Tensor) else \
             to_array(value)
-    return _sequence_to_array([_sequence_item(r, arrays)
-                               for r in ref.items])
-
-
-def _sequence_item(ref, arrays):
-    if ref.__class__ is int:
-        return arrays[ref]
-    if ref.__class__ is _Const:
-        return ref.value
-    return ref.kind(_sequence_item(r, arrays) for r in ref.items)
+    return _sequence_to_array([_resolve(r, arrays) for r in ref.items])
 
 
 def _tracked(ref, tracked):
