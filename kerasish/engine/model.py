@@ -162,6 +162,9 @@ class Model(Trainer, Layer):
         """
         from kerasish.quantizers.model_quantization import quantize_model
         quantize_model(self, mode, config, filters, **kwargs)
+        traces = self.__dict__.get("_step_traces")
+        if traces is not None:      # the layers now compute differently
+            traces.reset()
 
     # Each layer resolves `mode`/`config` itself (as in Keras: a mode name
     # gives every layer its own config object).

@@ -36,6 +36,10 @@ class StepTraces:
         self._traces = {}       # key -> Trace, or None after one eager run
         self._disabled = {}     # kind -> why recording was given up
 
+    def reset(self):
+        """Forget every recording (the model's layers changed)."""
+        self._traces, self._disabled = {}, {}
+
     def disabled(self, kind):
         """Why steps of `kind` run eagerly for good, or `None`."""
         return self._disabled.get(kind)

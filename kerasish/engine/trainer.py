@@ -248,6 +248,11 @@ class Trainer:
     def _predict_forward(self, x):
         return self._call_for_training(x, False)
 
+    def _weights_key(self):
+        # A recording holds the variables it read: new variables (loaded,
+        # quantized, LoRA, layers added) need a new recording.
+        return tuple(map(id, self.weights))
+
     def _traced(self, kind, fn, args, extra_key=()):
         traces = self.__dict__.get("_step_traces")
         if traces is None:
@@ -258,7 +263,7 @@ class Trainer:
         """One optimizer step on a batch; returns the logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         variables = self.trainable_weights
-        key = tuple(map(id, variables))
+        key = (tuple(map(id, variables)), self._weights_key())
         compiled = self._compiled_gradients((x, y, sample_weight),
                                             variables, key)
         if compiled is None:
@@ -294,7 +299,8 @@ class Trainer:
         """Loss and metrics on a batch, without training."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         (y_pred, tracked), loss = self._traced(
-            "test", self._test_forward, (x, y, sample_weight))
+            "test", self._test_forward, (x, y, sample_weight),
+            self._weights_key())
         self._track_output_losses(tracked)
         self._loss_tracker.update_state(loss,
                                         sample_weight=_batch_size(x))
@@ -303,7 +309,8 @@ class Trainer:
     def predict_step(self, data):
         """The model's outputs on a batch."""
         x, _, _ = unpack_x_y_sample_weight(data)
-        return self._traced("predict", self._predict_forward, (x,))
+        return self._traced("predict", self._predict_forward, (x,),
+                            self._weights_key())
 
     # -- loops ------------------------------------------------------------------
     def _runtime_or_default(self):

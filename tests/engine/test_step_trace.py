@@ -348,3 +348,25 @@ def test_regularization_losses_weights_and_dict_outputs_replay_exactly(
     for a, b in zip(w1, w2):
         np.testing.assert_array_equal(a, b)
     assert replays["with_gradients"] >= 4
+
+
+def test_new_variables_or_quantization_record_a_new_step():
+    keras.utils.set_random_seed(0)
+    model = keras.Sequential([keras.Input((6,)), layers.Dense(4),
+                              layers.Dense(2)])
+    model.compile("adam", "mse")
+    x = _data(16)[0]
+    for _ in range(3):
+        model.predict_on_batch(x)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.quantize("int8")
+    quantized = np.asarray(model(x))
+    for _ in range(3):
+        np.testing.assert_array_equal(model.predict_on_batch(x), quantized)
+    model.pop()                     # other variables: recorded again
+    model.add(layers.Dense(3))
+    for _ in range(3):
+        np.testing.assert_array_equal(model.predict_on_batch(x),
+                                      np.asarray(model(x)))
