@@ -12,7 +12,7 @@ import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import note_escape
+from kerasish.backend.trace import note_escape, traced_draw
 
 
 class SeedGenerator:
@@ -123,6 +123,7 @@ def _shape(shape):
     return tuple(int(s) for s in shape)
 
 
+@traced_draw
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Samples from a normal distribution.
 
@@ -137,6 +138,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     return Tensor((x * stddev + mean).astype(dtypes.standardize_dtype(dtype)))
 
 
+@traced_draw
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     """Samples from a uniform distribution on `[minval, maxval)`.
 
@@ -156,6 +158,7 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     return Tensor((minval + (maxval - minval) * x).astype(dtype))
 
 
+@traced_draw
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal samples, redrawn until within two standard deviations.
 
@@ -175,6 +178,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     return Tensor((x * stddev + mean).astype(dtypes.standardize_dtype(dtype)))
 
 
+@traced_draw
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     """Random integers in `[minval, maxval)`.
 
@@ -207,6 +211,11 @@ def binary_mask(shape, rate, seed=None, dtype="float32"):
     """Bernoulli(1 - rate) keep-mask; used by the dropout family."""
     rng = make_rng(seed)
     return (rng.random(_shape(shape), dtype=np.float32) >= rate).astype(dtype)
+
+
+@traced_draw
+def _keep_mask(shape, rate, seed, dtype):
+    return Tensor(binary_mask(shape, rate, seed, dtype))
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
@@ -242,7 +251,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     x = ops.convert_to_tensor(inputs)
     shape = x.shape if noise_shape is None else tuple(
         x.shape[i] if n is None else n for i, n in enumerate(noise_shape))
-    keep = binary_mask(shape, rate, seed, dtype=x.dtype)
+    keep = _keep_mask(shape, rate, seed, dtype=x.dtype)
     return x * (keep / np.asarray(1 - rate, x.dtype))
 
 

@@ -40,6 +40,7 @@ Example:
 >>> bad.escaped
 'a traced value was read outside the primitives (Tensor._value)'
 """
+import functools
 import random as _pyrandom
 import threading
 
@@ -86,6 +87,23 @@ def traced_call(op, args, params):
         _state.tracer = tracer
     tracer.record(op, args, params, result)
     return result
+
+
+def traced_draw(fn):
+    """Decorator for a random draw (`fn(...) -> Tensor`): a capture records
+    it as an operation, so a replay draws again from the same generator,
+    in the same order as an eager step would.
+
+    Arguments are kept as recorded (shapes, seeds, generators), so a draw
+    whose arguments are traced tensors is replayed with the new values.
+    """
+    @functools.wraps(fn)
+    def draw(*args, **params):
+        if _state.tracer is not None:
+            return traced_call(draw, args, params)
+        return fn(*args, **params)
+    draw.draws = fn
+    return draw
 
 
 class _Const:

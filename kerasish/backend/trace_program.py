@@ -65,6 +65,11 @@ class Program:
 
     def _forward(self, arrays, tensors, needs_of, records):
         for i, step in enumerate(self.steps):
+            if step.draw is not None:       # its own arguments, as recorded
+                result = step.draw(*[_resolve(r, tensors) for r in step.refs],
+                                   **step.params)
+                arrays[step.out], tensors[step.out] = result._value, result
+                continue
             xs = [a if a is not None else _array(r, arrays)
                   for r, a in step.fixed]
             if step.saves:
@@ -116,21 +121,22 @@ _FORWARD_FOR_GRADIENTS = _ForwardForGradients()
 class _Step:
     """One recorded call, ready to run on arrays."""
     __slots__ = ("op", "kernel", "saves", "differentiable", "refs",
-                 "params", "out", "floats", "fixed")
+                 "params", "out", "floats", "fixed", "draw")
 
     def __init__(self, op, refs, params, out, floats):
         self.op, self.refs, self.params, self.out = op, refs, params, out
         self.floats = floats
+        self.draw = getattr(op, "draws", None)     # a `traced_draw`
         if hasattr(op, "fwd"):              # a Primitive
             self.kernel, self.saves = op.fwd, op.saves
             self.differentiable = True
-        else:                               # a `nondiff` wrapper
+        else:                               # `nondiff` or a draw
             self.kernel, self.saves = op.__wrapped__, False
             self.differentiable = False
         # Constants other than variables are converted once.
         self.fixed = [(r, _array(r, None)) if r.__class__ is _Const and
-                      not getattr(r.value, "_is_variable", False)
-                      else (r, None) for r in refs]
+                      not getattr(r.value, "_is_variable", False) and
+                      self.draw is None else (r, None) for r in refs]
 
 
 def _array(ref, arrays):

@@ -85,13 +85,28 @@ def test_variable_read_or_write_escapes():
     assert trace.escaped is not None
 
 
-def test_random_draws_escape():
-    _, trace = T.capture(lambda x: x + kerasish.random.normal((2,)),
-                         [t([0.0, 0.0])])
-    assert trace.escaped == "a random draw inside the step"
+def test_random_draws_are_replayed_from_their_generator():
+    def f(x, gen):
+        noisy = x + kerasish.random.normal((2,), seed=gen)
+        return kerasish.random.dropout(noisy, 0.5, seed=gen)
+
     gen = kerasish.random.SeedGenerator(3)
-    _, trace = T.capture(lambda x: kerasish.random.dropout(x, 0.5, seed=gen),
-                         [t([1.0, 1.0])])
+    _, trace = T.capture(lambda x: f(x, gen), [t([1.0, 2.0])])
+    assert trace.escaped is None
+    twin = kerasish.random.SeedGenerator(3)
+    f(t([1.0, 2.0]), twin)                        # the captured step
+    for x in ([0.5, -1.0], [3.0, 4.0]):           # fresh draws each replay
+        np.testing.assert_array_equal(trace.replay([t(x)]).numpy(),
+                                      f(t(x), twin).numpy())
+        with GradientTape():                      # also tensor by tensor
+            np.testing.assert_array_equal(trace.replay([t(x)]).numpy(),
+                                          f(t(x), twin).numpy())
+
+
+def test_other_random_sources_escape():
+    from kerasish.backend.random import make_rng
+    _, trace = T.capture(
+        lambda x: x + float(make_rng(None).random()), [t([0.0])])
     assert trace.escaped == "a random draw inside the step"
     _, trace = T.capture(lambda x: x + np.random.rand(), [t([0.0])])
     assert "global random state" in trace.escaped

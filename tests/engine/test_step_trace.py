@@ -42,11 +42,6 @@ def _mlp():
                              layers.Dense(3, activation="softmax")])
 
 
-def _dropout():
-    return keras.Sequential([keras.Input((6,)), layers.Dense(8),
-                             layers.Dropout(0.4), layers.Dense(3)])
-
-
 def _batchnorm():
     return keras.Sequential([keras.Input((6,)), layers.Dense(8),
                              layers.BatchNormalization(), layers.Dense(3)])
@@ -122,8 +117,22 @@ def test_jit_compile_auto_follows_run_eagerly():
     assert model.jit_compile is True
 
 
+class _NumpyNoise(layers.Layer):
+    """Draws from numpy's global generator: not replayable."""
+
+    def call(self, x, training=False):
+        if training:
+            return x + np.random.normal(size=x.shape).astype("float32")
+        return x
+
+
+def _numpy_noise():
+    return keras.Sequential([keras.Input((6,)), layers.Dense(8),
+                             _NumpyNoise(), layers.Dense(3)])
+
+
 @pytest.mark.parametrize("build, why", [
-    (_dropout, "random draw"),
+    (_numpy_noise, "global random state"),
     (_batchnorm, "outside the primitives"),
     (Branchy, "outside the primitives"),
 ])
@@ -134,6 +143,23 @@ def test_unsafe_steps_fall_back_to_eager_with_the_same_numbers(
     traced = _train(build, run_eagerly=False, loss=loss)
     _assert_same_run(eager, traced)
     assert why in traced[0]._step_traces.disabled("train")
+
+
+def _noisy():
+    return keras.Sequential([
+        keras.Input((6,)), layers.Dense(8, activation="relu"),
+        layers.Dropout(0.4), layers.GaussianNoise(0.1),
+        layers.GaussianDropout(0.2), layers.AlphaDropout(0.1),
+        layers.Dense(3)])
+
+
+def test_dropout_and_noise_layers_replay_with_the_eager_draws(replays):
+    loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    eager = _train(_noisy, run_eagerly=True, loss=loss)
+    traced = _train(_noisy, run_eagerly=False, loss=loss)
+    _assert_same_run(eager, traced)
+    assert not traced[0]._step_traces._disabled
+    assert replays["with_gradients"] >= 5
 
 
 def test_branchy_model_takes_both_branches_after_tracing():
