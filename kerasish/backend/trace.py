@@ -16,7 +16,8 @@ traced value. While capturing, these mark the trace unsafe (`escaped`):
   primitive (`np.asarray(t)`, `float(t)`, `t.numpy()`, `t._value`, ...):
   Python then decided something from data, and a replay would not redo it;
 * writing a variable (`assign`, moving statistics, RNG state);
-* drawing random numbers (a replay would reuse the draws);
+* drawing random numbers other than through a `traced_draw` (a replay
+  would reuse the draws; recorded draws draw again);
 * mixed-precision autocasting (it happens outside the primitives);
 * a change of numpy's or Python's global random state.
 

@@ -4,21 +4,25 @@ Keras compiles `train_step`, `test_step` and `predict_step` unless
 `run_eagerly=True` (`jit_compile="auto"`): the Python of the step runs
 when it is traced, the recorded computation at every later step. kerasish
 does the same with `backend.trace`: the first batch of a given signature
-(structure, shapes and dtypes) runs eagerly, the second is run eagerly and
-recorded, and from the third on the recorded primitive calls are replayed,
-skipping the layer, loss and structure bookkeeping around them.
+(structure, shapes, dtypes and the model's variables) runs eagerly, the
+second is run eagerly and recorded, and from the third on the recorded
+primitive calls are replayed, skipping the layer, loss and structure
+bookkeeping around them.
 
 What is recorded is the part of a step between the data and the loss: the
-model call (and `compute_loss` for training and evaluation). Gradients,
-the optimizer, metrics and callbacks run as always. A recording that saw
-Python depend on data, a variable written, a random draw or mixed
-precision (see `backend.trace`) is dropped, and that kind of step then
-runs eagerly for good, with the eager semantics.
+model call (and `compute_loss` for training and evaluation). A training
+replay also computes the gradients, as a program on arrays
+(`backend.trace_program`) with the tape's own reverse walk; the optimizer,
+metrics and callbacks run as always. A recording that saw Python depend on
+data, a variable written, a random number drawn other than through
+`kerasish.random`'s recorded draws, or mixed precision (see
+`backend.trace`) is dropped, and that kind of step then runs eagerly for
+good, with the eager semantics.
 
 Recording is off with `run_eagerly=True` or `jit_compile=False`, for a
 `train_step`/`test_step`/`predict_step` the model overrides (they are not
-called through here), while a `LayerProbe` instruments the layers, and
-after `compile()` is called again (it starts afresh).
+called through here) and while a `LayerProbe` instruments the layers;
+`compile()` and `quantize()` start afresh.
 """
 import numpy as np
 
