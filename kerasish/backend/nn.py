@@ -56,8 +56,13 @@ def _shifted(x, axis):
 @primitive
 def softmax(x, *, axis=-1):
     with np.errstate(**_quiet):
-        e = np.exp(_shifted(x, axis))
-        return e / e.sum(axis=axis, keepdims=True)
+        e = _shifted(x, axis)
+        if e.dtype.kind != "f":
+            e = np.exp(e)
+        else:       # the same ufuncs in place: no temporaries per call
+            np.exp(e, out=e)
+        e /= e.sum(axis=axis, keepdims=True)
+        return e
 
 
 @softmax.defvjp
@@ -117,10 +122,18 @@ def _sparse_softmax_cross_entropy_vjp(g, out, labels, logits, *, axis=-1,
     return None, grad * np.expand_dims(g, axis)
 
 
-def _pick(a, labels, axis):
-    """`a[..., label, ...]` along `axis` (fast path for 2-D, last axis)."""
-    if a.ndim == 2 and axis in (-1, 1):
-        return a[np.arange(a.shape[0]), labels]
+def _rows(labels, axis, ndim):
+    """Row indices for `a[rows, labels]` when the class axis is the last
+    of a matrix (the common case), else `None`."""
+    if ndim == 2 and axis in (-1, 1):
+        return np.arange(labels.shape[0])
+    return None
+
+
+def _pick(a, labels, axis, rows):
+    """`a[..., label, ...]` along `axis`."""
+    if rows is not None:
+        return a[rows, labels]
     idx = np.expand_dims(labels, axis)
     return np.squeeze(np.take_along_axis(a, idx, axis=axis), axis)
 
@@ -132,13 +145,15 @@ def sparse_probs_cross_entropy(labels, probs, *, axis=-1, eps=1e-7):
     Keras's formula for `from_logits=False`, fused into one primitive: the
     composite takes seven ops per step in a classifier's loss.
     """
-    total = probs.sum(axis=axis, keepdims=True)
-    p_label = _pick(probs, labels, axis) / np.squeeze(total, axis)
+    total = probs.sum(axis=axis)
+    rows = _rows(labels, axis, probs.ndim)
+    p_label = _pick(probs, labels, axis, rows) / total
     # maximum/minimum: np.clip costs ~40 us of dispatch on a small batch.
     clipped = np.minimum(np.maximum(p_label, eps), 1 - eps)
-    with np.errstate(divide="ignore"):      # only reachable with eps <= 0
-        out = -np.log(clipped)
-    return out, (p_label, total)
+    if eps > 0:
+        return -np.log(clipped), (p_label, total, rows)
+    with np.errstate(divide="ignore"):      # log(0) = -inf, as in Keras
+        return -np.log(clipped), (p_label, total, rows)
 
 
 @sparse_probs_cross_entropy.defvjp
@@ -146,17 +161,19 @@ def _sparse_probs_ce_vjp(g, out, labels, probs, *, axis=-1, eps=1e-7,
                          saved):
     # d/dprobs_j of -log(probs_l / S) is 1/S - [j == l] / probs_l, and zero
     # where the clip is active (as the gradient of clip is).
-    p_label, total = saved
+    p_label, total, rows = saved
     inside = (p_label > eps) & (p_label < 1 - eps)
     g = g * inside
-    g_b = np.expand_dims(g, axis)
-    grad = np.broadcast_to(g_b / total, probs.shape).copy()
+    column = g / total
+    grad = np.empty(probs.shape, column.dtype)
+    grad[...] = column[:, None] if rows is not None else \
+        np.expand_dims(column, axis)
     # Where the clip is active the gradient is 0, also for a probability
     # of exactly 0 (0 / 0 would make it NaN).
-    delta = np.divide(g, p_label * np.squeeze(total, axis),
-                      out=np.zeros_like(g), where=inside)
-    if grad.ndim == 2 and axis in (-1, 1):
-        grad[np.arange(grad.shape[0]), labels] -= delta
+    delta = np.divide(g, p_label * total, out=np.zeros(g.shape, g.dtype),
+                      where=inside)
+    if rows is not None:
+        grad[rows, labels] -= delta
     else:
         idx = np.expand_dims(labels, axis)
         np.put_along_axis(grad, idx, np.take_along_axis(grad, idx, axis) -

@@ -35,10 +35,20 @@ def sum(x, *, axis=None, keepdims=False):
     return np.asarray(x).sum(axis=_to_axis(axis), keepdims=keepdims)
 
 
+def _spread(g, shape):
+    """`g` broadcast to `shape`: a read-only view, or for small shapes a
+    filled array (`np.broadcast_to` costs ~10 us of Python per call, more
+    than filling a loss-sized array)."""
+    if g.size == 1 and len(shape) == 1 and shape[0] <= 4096:
+        out = np.empty(shape, g.dtype)
+        out.fill(g.reshape(()))
+        return out
+    return np.broadcast_to(g, shape)
+
+
 @sum.defvjp
 def _sum_vjp(g, out, x, *, axis=None, keepdims=False):
-    return (np.broadcast_to(_expand(g, x.shape, axis, keepdims),
-                            x.shape),)
+    return (_spread(_expand(g, x.shape, axis, keepdims), x.shape),)
 
 
 @primitive
@@ -50,7 +60,7 @@ def mean(x, *, axis=None, keepdims=False):
 def _mean_vjp(g, out, x, *, axis=None, keepdims=False):
     count = x.size // builtins.max(out.size, 1) if x.size else 1
     g = _expand(g, x.shape, axis, keepdims) / np.asarray(count, g.dtype)
-    return (np.broadcast_to(g, x.shape),)
+    return (_spread(g, x.shape),)
 
 
 def _chooser_vjp(g, out, x, axis, keepdims):

@@ -165,7 +165,7 @@ def _checked_labels(labels, num_classes, squeeze):
     if squeeze:
         labels = labels.reshape(labels.shape[:-1])
     if labels.dtype.kind == "f":
-        if labels.size and not np.all(np.floor(labels) == labels):
+        if labels.size and not (np.floor(labels) == labels).all():
             raise ValueError(
                 "Sparse labels must be integer class indices. Received "
                 f"non-integer values such as {labels[labels != np.floor(labels)][0]!r}")

@@ -64,33 +64,47 @@ class Adam(Optimizer):
             self._velocity_hats = self.add_optimizer_variables(
                 var_list, "velocity_hat")
 
-    def _alpha(self, learning_rate, dtype):
-        # Same for every variable of a step: computed once per step.
-        lr_value = getattr(learning_rate, "_value", learning_rate)
-        key = (int(self.iterations._value), float(lr_value), dtype)
-        cached = self.__dict__.get("_alpha_cache")
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        alpha = self._compute_alpha(lr_value, dtype)
-        self._alpha_cache = (key, alpha)
-        return alpha
+    def _update_all(self, grads, variables, learning_rate):
+        if type(self).update_step is not Adam.update_step:
+            # A subclass's own rule: one `update_step` per variable.
+            return super()._update_all(grads, variables, learning_rate)
+        constants = {}          # per dtype, the same for every variable
+        for g, v in zip(grads, variables):
+            c = constants.get(v.dtype)
+            if c is None:
+                c = constants[v.dtype] = self._constants(learning_rate,
+                                                         v.dtype)
+            self._step(g, v, c)
 
-    def _compute_alpha(self, lr_value, dtype):
+    def update_step(self, gradient, variable, learning_rate):
+        self._step(gradient, variable,
+                   self._constants(learning_rate, variable.dtype))
+
+    def _constants(self, learning_rate, dtype):
+        """`(alpha, 1 - beta_1, 1 - beta_2, epsilon)` as scalars of
+        `dtype`, for this step."""
+        lr = np.asarray(getattr(learning_rate, "_value", learning_rate),
+                        dtype)
         step = self._local_step(dtype)
         b1_power = np.power(np.asarray(self.beta_1, dtype), step)
         b2_power = np.power(np.asarray(self.beta_2, dtype), step)
-        lr = np.asarray(lr_value, dtype)
-        return lr * np.sqrt(1 - b2_power) / (1 - b1_power)
+        alpha = lr * np.sqrt(1 - b2_power) / (1 - b1_power)
+        return (alpha, np.asarray(1 - self.beta_1, dtype),
+                np.asarray(1 - self.beta_2, dtype),
+                np.asarray(self.epsilon, dtype))
 
-    def update_step(self, gradient, variable, learning_rate):
-        dtype = variable.dtype
-        index = self._get_variable_index(variable)
-        m = self._momentums[index]._value
-        v = self._velocities[index]._value
-        alpha = self._alpha(learning_rate, dtype)
-        c1 = np.asarray(1 - self.beta_1, dtype)
-        c2 = np.asarray(1 - self.beta_2, dtype)
-        t1, t2 = self._scratch(variable)
+    def _slots(self, variable):
+        """`(momentum, velocity, velocity_hat or None, scratch, scratch)`
+        arrays of `variable`."""
+        index = self._index_by_path[self._key(variable)]
+        hat = self._velocity_hats[index]._value if self.amsgrad else None
+        return (self._momentums[index]._value,
+                self._velocities[index]._value, hat,
+                *self._scratch(variable))
+
+    def _step(self, gradient, variable, constants):
+        alpha, c1, c2, epsilon = constants
+        m, v, v_hat, t1, t2 = self._slots(variable)
         if isinstance(gradient, IndexedSlices):
             self._sparse_moments(gradient, m, v, c1, c2)
         else:
@@ -102,12 +116,11 @@ class Adam(Optimizer):
             t1 -= v
             t1 *= c2
             v += t1
-        if self.amsgrad:
-            v_hat = self._velocity_hats[index]._value
+        if v_hat is not None:
             np.maximum(v_hat, v, out=v_hat)
             v = v_hat
         np.sqrt(v, out=t1)
-        t1 += np.asarray(self.epsilon, dtype)
+        t1 += epsilon
         np.multiply(m, alpha, out=t2)
         t2 /= t1
         variable._value -= t2

@@ -101,6 +101,21 @@ def test_reduction_grads(prim, axis, keepdims):
         prim.fwd(x, axis=axis, keepdims=keepdims))
 
 
+@pytest.mark.parametrize("prim", [R.sum, R.mean], ids=lambda p: p.name)
+@pytest.mark.parametrize("n", [5, 5000])
+def test_vector_reduction_grads_fill_or_broadcast(prim, n):
+    # A loss vector's gradient is filled (small) or a broadcast view
+    # (large); both are the reduction's gradient.
+    if n == 5:
+        check_grads(lambda v: prim(v), [rand(n)])
+    x = kerasish.Variable(rand(n).astype(np.float32))
+    with kerasish.GradientTape() as tape:
+        y = prim(x) * 3.0
+    expected = 3.0 if prim is R.sum else np.float32(3.0) / np.float32(n)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(),
+                                  np.full(n, expected, np.float32))
+
+
 def test_prod_grad_with_zero_entry():
     x = rand(2, 3)
     x[0, 1] = 0.0
@@ -229,6 +244,31 @@ def test_sparse_probs_cross_entropy_matches_keras_formula():
     np.testing.assert_allclose(
         N.sparse_probs_cross_entropy(labels, probs).numpy(), expected,
         rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape,axis", [((2, 3, 4), -1), ((4, 3), 0),
+                                        ((3, 4, 2), 1)], ids=str)
+def test_sparse_probs_cross_entropy_other_axes(shape, axis):
+    # Classes on another axis than the last of a matrix: the general path.
+    probs = pos(*shape)
+    reduced = shape[:axis % len(shape)] + shape[axis % len(shape) + 1:]
+    labels = rng.integers(0, shape[axis], reduced)
+    check_grads(lambda p: N.sparse_probs_cross_entropy(labels, p,
+                                                        axis=axis),
+                [probs])
+    p = probs / probs.sum(axis, keepdims=True)
+    picked = np.take_along_axis(p, np.expand_dims(labels, axis), axis)
+    expected = -np.log(np.clip(np.squeeze(picked, axis), 1e-7, 1 - 1e-7))
+    np.testing.assert_allclose(
+        N.sparse_probs_cross_entropy(labels, probs, axis=axis).numpy(),
+        expected, rtol=1e-12)
+
+
+def test_softmax_of_integers_is_float():
+    out = N.softmax(np.array([[0, 1], [2, 2]])).numpy()
+    assert out.dtype.kind == "f"
+    np.testing.assert_allclose(out, [[1 / (1 + np.e), np.e / (1 + np.e)],
+                                     [0.5, 0.5]])
 
 
 def test_sparse_probs_cross_entropy_clipped_rows_get_zero_gradient():

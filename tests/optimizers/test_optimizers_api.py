@@ -441,6 +441,44 @@ def test_constraints_apply_after_the_update():
     assert w.numpy().tolist() == [1.0, -1.0]
 
 
+def test_adam_subclass_update_step_is_used():
+    # Adam computes its constants once per step for all variables; a
+    # subclass's own `update_step` still runs once per variable.
+    calls = []
+
+    class Counting(optimizers.Adam):
+        def update_step(self, gradient, variable, learning_rate):
+            calls.append(variable.path)
+            super().update_step(gradient, variable, learning_rate)
+
+    ws = [kerasish.Variable([1.0, 2.0], name="a"),
+          kerasish.Variable([3.0], name="b")]
+    reference = [kerasish.Variable([1.0, 2.0]), kerasish.Variable([3.0])]
+    grads = [np.array([0.5, -1.0], "float32"), np.array([2.0], "float32")]
+    counting, plain = Counting(), optimizers.Adam()
+    for _ in range(2):
+        counting.apply(grads, ws)
+        plain.apply(grads, reference)
+    assert calls == ["a", "b", "a", "b"]
+    for w, r in zip(ws, reference):
+        np.testing.assert_array_equal(w.numpy(), r.numpy())
+
+
+def test_adam_constants_follow_each_variables_dtype():
+    # One step over float16 and float32 variables equals one step per
+    # variable with its own optimizer: the constants are per dtype.
+    grads = [np.array([0.5, -1.0], "float16"), np.array([2.0], "float32")]
+    together = [kerasish.Variable([1.0, 2.0], dtype="float16"),
+                kerasish.Variable([3.0], dtype="float32")]
+    optimizers.Adam(learning_rate=0.1).apply(grads, together)
+    for g, w in zip(grads, together):
+        alone = kerasish.Variable(np.array([1.0, 2.0] if g.size == 2
+                                           else [3.0]), dtype=g.dtype)
+        optimizers.Adam(learning_rate=0.1).apply([g], [alone])
+        assert w.numpy().dtype == alone.numpy().dtype
+        np.testing.assert_array_equal(w.numpy(), alone.numpy())
+
+
 def test_ema_is_swapped_in_by_finalize_variable_values():
     w = kerasish.Variable([0.0])
     opt = optimizers.SGD(learning_rate=1.0, use_ema=True, ema_momentum=0.5)
