@@ -16,7 +16,7 @@ batch and spatial axes), layer norm (over the feature axes) and group norm
 """
 import numpy as np
 
-from kerasish.backend.primitive import primitive, unbroadcast
+from kerasish.backend.primitive import nondiff, primitive, unbroadcast
 
 
 def moments(x, axes):
@@ -30,6 +30,14 @@ def moments(x, axes):
     centered = x - mean
     variance = np.mean(np.square(centered), axis=axes, keepdims=True)
     return mean, variance
+
+
+@nondiff
+def stacked_moments(x, *, axes):
+    """`moments(x, axes)` as one array, the mean first: an operation (so a
+    compiled step takes the statistics of each batch), without gradient."""
+    mean, variance = moments(x, axes)
+    return np.stack([mean, variance])
 
 
 @primitive(saves=True)

@@ -107,6 +107,21 @@ def traced_draw(fn):
     return draw
 
 
+def traced_effect(fn):
+    """Decorator for an update of variables (`fn(...) -> None`), such as a
+    layer's moving statistics: a capture records it as an operation, so a
+    replay makes the same writes at the same point of the step, from that
+    step's values.
+    """
+    @functools.wraps(fn)
+    def effect(*args, **params):
+        if _state.tracer is not None:
+            return traced_call(effect, args, params)
+        return fn(*args, **params)
+    effect.effect = fn
+    return effect
+
+
 class _Const:
     """An argument kept by reference: a variable, constant or number."""
     __slots__ = ("value",)
@@ -168,6 +183,11 @@ class Tracer:
         return _Const(arg)
 
     def record(self, op, args, params, result):
+        if result is None and getattr(op, "effect", None) is not None:
+            self.ops.append((op, tuple(self.ref(a) for a in args), params,
+                             None))
+            self.floats.append(tuple(_is_float(a) for a in args))
+            return
         if not isinstance(result, Tensor):
             self.escape(f"`{getattr(op, 'name', op)}` returned a "
                         f"{type(result).__name__}, not a tensor")
@@ -212,7 +232,9 @@ class Trace:
         values = [None] * self.n_slots
         values[:self.n_inputs] = inputs
         for op, refs, params, out in self.ops:
-            values[out] = op(*[_resolve(r, values) for r in refs], **params)
+            result = op(*[_resolve(r, values) for r in refs], **params)
+            if out is not None:         # an effect has no result
+                values[out] = result
         return self.outputs(values)
 
     def replay_with_gradients(self, inputs, sources):

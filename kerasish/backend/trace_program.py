@@ -68,7 +68,9 @@ class Program:
             if step.draw is not None:       # its own arguments, as recorded
                 result = step.draw(*[_resolve(r, tensors) for r in step.refs],
                                    **step.params)
-                arrays[step.out], tensors[step.out] = result._value, result
+                if step.out is not None:    # an effect has no result
+                    arrays[step.out], tensors[step.out] = result._value, \
+                        result
                 continue
             xs = [a if a is not None else _array(r, arrays)
                   for r, a in step.fixed]
@@ -126,11 +128,12 @@ class _Step:
     def __init__(self, op, refs, params, out, floats):
         self.op, self.refs, self.params, self.out = op, refs, params, out
         self.floats = floats
-        self.draw = getattr(op, "draws", None)     # a `traced_draw`
+        # A `traced_draw` or `traced_effect`: called with its arguments.
+        self.draw = getattr(op, "draws", None) or getattr(op, "effect", None)
         if hasattr(op, "fwd"):              # a Primitive
             self.kernel, self.saves = op.fwd, op.saves
             self.differentiable = True
-        else:                               # `nondiff` or a draw
+        else:                               # `nondiff`, draw or effect
             self.kernel, self.saves = op.__wrapped__, False
             self.differentiable = False
         # Constants other than variables are converted once.

@@ -86,9 +86,11 @@ def standardize(x, axes, scale=None, offset=None, epsilon=1e-3):
     """Normalize `x` by its own statistics over `axes` (fused primitive).
 
     `scale`/`offset` must already broadcast against `x`. Returns the output
-    and the (keepdims) mean and variance as numpy arrays.
+    and the (keepdims) mean and variance; the statistics carry no gradient
+    of their own (the primitive's VJP differentiates through them).
     """
-    mean, variance = BN.moments(x._value, tuple(axes))
+    stats = BN.stacked_moments(x, axes=tuple(axes))
+    mean, variance = stats[0], stats[1]
     out = BN.standardize(x, mean, variance,
                          1.0 if scale is None else scale,
                          0.0 if offset is None else offset,

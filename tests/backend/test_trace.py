@@ -154,6 +154,38 @@ def test_nondiff_ops_run_again_at_replay():
         trace.replay([t([-1.0])])
 
 
+def test_effects_write_at_every_replay_in_their_place():
+    # An effect (like BatchNormalization's moving statistics) is recorded
+    # with its arguments; each replay writes again, from its own values,
+    # after the ops before it and before the ops after it.
+    total = Variable([0.0], trainable=False)
+    w = Variable([2.0])
+
+    @T.traced_effect
+    def accumulate(variable, value):
+        variable.assign(variable._value + np.asarray(value._value))
+
+    def f(x):
+        h = x * w
+        accumulate(total, ops.sum(h))
+        return ops.sum(h * total)
+
+    out, trace = T.capture(f, [t([1.0, 2.0])])
+    assert trace.escaped is None
+    assert total.numpy().tolist() == [6.0] and float(out) == 36.0
+    # array program (no tape): 6 + 2 * (3 + 4) = 20, then 14 * 20
+    assert float(trace.replay([t([3.0, 4.0])])) == 280.0
+    assert total.numpy().tolist() == [20.0]
+    out, grads = trace.replay_with_gradients([t([1.0, 1.0])], [w])
+    assert total.numpy().tolist() == [24.0]
+    assert float(out) == 96.0 and grads[0].numpy().tolist() == [48.0]
+    with GradientTape() as tape:       # tensor-level replay under a tape
+        out = trace.replay([t([1.0, 1.0])])
+    assert total.numpy().tolist() == [28.0] and float(out) == 4.0 * 28.0
+    assert tape.gradient(out, w).numpy().tolist() == [2.0 * 28.0]
+    assert accumulate.effect is not None
+
+
 def test_guard_is_removed_after_capture_even_on_error():
     original = Tensor.__dict__["_value"]
 

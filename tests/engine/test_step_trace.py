@@ -42,9 +42,14 @@ def _mlp():
                              layers.Dense(3, activation="softmax")])
 
 
-def _batchnorm():
+def _batchnorm(**kwargs):
     return keras.Sequential([keras.Input((6,)), layers.Dense(8),
-                             layers.BatchNormalization(), layers.Dense(3)])
+                             layers.BatchNormalization(**kwargs),
+                             layers.Dense(3)])
+
+
+def _batchnorm_renorm():
+    return _batchnorm(renorm=True)
 
 
 class Branchy(keras.Model):
@@ -133,7 +138,7 @@ def _numpy_noise():
 
 @pytest.mark.parametrize("build, why", [
     (_numpy_noise, "global random state"),
-    (_batchnorm, "outside the primitives"),
+    (_batchnorm_renorm, "outside the primitives"),
     (Branchy, "outside the primitives"),
 ])
 def test_unsafe_steps_fall_back_to_eager_with_the_same_numbers(
@@ -143,6 +148,32 @@ def test_unsafe_steps_fall_back_to_eager_with_the_same_numbers(
     traced = _train(build, run_eagerly=False, loss=loss)
     _assert_same_run(eager, traced)
     assert why in traced[0]._step_traces.disabled("train")
+
+
+def _conv_batchnorm():
+    return keras.Sequential([
+        keras.Input((6,)), layers.Reshape((3, 2, 1)),
+        layers.Conv2D(4, 2, padding="same"),
+        layers.BatchNormalization(momentum=0.5), layers.ReLU(),
+        layers.Flatten(), layers.Dense(3)])
+
+
+@pytest.mark.parametrize("build", [_batchnorm, _conv_batchnorm])
+def test_batch_normalization_replays_with_its_moving_statistics(build,
+                                                                 replays):
+    # The moving statistics are written by a recorded effect: a replayed
+    # step updates them from its own batch, as an eager step does.
+    loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    eager = _train(build, run_eagerly=True, loss=loss)
+    traced = _train(build, run_eagerly=False, loss=loss)
+    _assert_same_run(eager, traced)
+    model = traced[0]
+    assert not model._step_traces._disabled
+    assert replays["with_gradients"] >= 5
+    bn = [layer for layer in model.layers
+          if isinstance(layer, layers.BatchNormalization)][0]
+    assert not np.array_equal(bn.moving_mean.numpy(),
+                              np.zeros(bn.moving_mean.shape))
 
 
 def _noisy():

@@ -1,13 +1,28 @@
 """`BatchNormalization`: normalize by batch statistics in training and by
 their moving averages at inference."""
+import numpy as np
+
 from kerasish import backend, constraints, initializers, ops, regularizers
 from kerasish.backend import normalization as BN
+from kerasish.backend.trace import traced_effect
 from kerasish.engine import call_context
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.normalization import renorm as renorm_utils
 from kerasish.ops.nn_normalization import standardize
 from kerasish.saving.object_registration import builtin
+
+
+@traced_effect
+def _update_moving_statistics(moving_mean, moving_variance, mean, variance,
+                              *, momentum):
+    """`moving = moving * momentum + batch * (1 - momentum)` for the mean
+    and the variance: an effect, so a compiled step makes it too."""
+    for var, stat in ((moving_mean, mean), (moving_variance, variance)):
+        value = var._value
+        stat = np.asarray(getattr(stat, "_value", stat))
+        stat = stat.reshape(value.shape).astype(value.dtype, copy=False)
+        var.assign(value * momentum + stat * (1.0 - momentum))
 
 
 @builtin("keras.layers")
@@ -168,7 +183,10 @@ class BatchNormalization(Layer):
             # The common case: one fused primitive for the whole layer.
             out, mean, variance = standardize(inputs, axes, gamma, beta,
                                               self.epsilon)
-            self._update_moving(mean, variance)
+            if not call_context.in_trace():
+                _update_moving_statistics(
+                    self.moving_mean, self.moving_variance, mean, variance,
+                    momentum=self.momentum)
             return out
         if mask is not None:
             mean, variance = self._masked_moments(inputs, mask)
@@ -201,12 +219,9 @@ class BatchNormalization(Layer):
         if self.renorm:
             renorm_utils.update(self, mean, variance)
             return
-        momentum = self.momentum
-        for var, stat in ((self.moving_mean, mean),
-                          (self.moving_variance, variance)):
-            value = var._value
-            stat = stat.reshape(value.shape).astype(value.dtype, copy=False)
-            var.assign(value * momentum + stat * (1.0 - momentum))
+        _update_moving_statistics.effect(
+            self.moving_mean, self.moving_variance, mean, variance,
+            momentum=self.momentum)
 
     def compute_output_shape(self, input_shape):
         if not -len(input_shape) <= self.axis < len(input_shape):
