@@ -15,7 +15,9 @@ traced value. While capturing, these mark the trace unsafe (`escaped`):
 * reading the array of a traced tensor or of a variable outside a
   primitive (`np.asarray(t)`, `float(t)`, `t.numpy()`, `t._value`, ...):
   Python then decided something from data, and a replay would not redo it;
-* writing a variable (`assign`, moving statistics, RNG state);
+* writing a variable (`assign`, RNG state) other than through a
+  `traced_effect` (a recorded write, made again at each replay, such as
+  BatchNormalization's moving statistics);
 * drawing random numbers other than through a `traced_draw` (a replay
   would reuse the draws; recorded draws draw again);
 * mixed-precision autocasting (it happens outside the primitives);
@@ -98,13 +100,7 @@ def traced_draw(fn):
     Arguments are kept as recorded (shapes, seeds, generators), so a draw
     whose arguments are traced tensors is replayed with the new values.
     """
-    @functools.wraps(fn)
-    def draw(*args, **params):
-        if _state.tracer is not None:
-            return traced_call(draw, args, params)
-        return fn(*args, **params)
-    draw.draws = fn
-    return draw
+    return _called_at_replay(fn, "draws")
 
 
 def traced_effect(fn):
@@ -113,13 +109,19 @@ def traced_effect(fn):
     replay makes the same writes at the same point of the step, from that
     step's values.
     """
+    return _called_at_replay(fn, "effect")
+
+
+def _called_at_replay(fn, kind):
+    """`fn`, recorded while a capture runs; `wrapper.<kind>` is `fn`,
+    which a replay calls with the recorded arguments."""
     @functools.wraps(fn)
-    def effect(*args, **params):
+    def wrapper(*args, **params):
         if _state.tracer is not None:
-            return traced_call(effect, args, params)
+            return traced_call(wrapper, args, params)
         return fn(*args, **params)
-    effect.effect = fn
-    return effect
+    setattr(wrapper, kind, fn)
+    return wrapper
 
 
 class _Const:

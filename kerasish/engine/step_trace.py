@@ -14,8 +14,9 @@ model call (and `compute_loss` for training and evaluation). A training
 replay also computes the gradients, as a program on arrays
 (`backend.trace_program`) with the tape's own reverse walk; the optimizer,
 metrics and callbacks run as always. A recording that saw Python depend on
-data, a variable written, a random number drawn other than through
-`kerasish.random`'s recorded draws, or mixed precision (see
+data, a variable written other than by a recorded effect (moving
+statistics), a random number drawn other than through `kerasish.random`'s
+recorded draws, or mixed precision (see
 `backend.trace`) is dropped, and that kind of step then runs eagerly for
 good, with the eager semantics.
 
