@@ -183,10 +183,7 @@ class BatchNormalization(Layer):
             # The common case: one fused primitive for the whole layer.
             out, mean, variance = standardize(inputs, axes, gamma, beta,
                                               self.epsilon)
-            if not call_context.in_trace():
-                _update_moving_statistics(
-                    self.moving_mean, self.moving_variance, mean, variance,
-                    momentum=self.momentum)
+            self._update_moving(mean, variance)
             return out
         if mask is not None:
             mean, variance = self._masked_moments(inputs, mask)
@@ -219,9 +216,8 @@ class BatchNormalization(Layer):
         if self.renorm:
             renorm_utils.update(self, mean, variance)
             return
-        _update_moving_statistics.effect(
-            self.moving_mean, self.moving_variance, mean, variance,
-            momentum=self.momentum)
+        _update_moving_statistics(self.moving_mean, self.moving_variance,
+                                  mean, variance, momentum=self.momentum)
 
     def compute_output_shape(self, input_shape):
         if not -len(input_shape) <= self.axis < len(input_shape):
