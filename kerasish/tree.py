@@ -168,6 +168,43 @@ def pack_sequence_as(structure, flat_sequence):
     return packed
 
 
+def unflattener(structure):
+    """`pack_sequence_as(structure, leaves)` as a function of `leaves`,
+    with the walk over `structure` done once (for packing many flat lists
+    into one structure, such as every batch or step).
+
+    Example:
+
+    >>> pack = kerasish.tree.unflattener(((None, []), None))
+    >>> pack([1, 2])
+    ((1, []), 2)
+    """
+    count = [0]
+
+    def build(node):
+        if not is_nested(node):
+            index = count[0]
+            count[0] += 1
+            return lambda leaves: leaves[index]
+        parts = [build(child) for child in _children(node)[1]]
+        if type(node) is tuple:
+            return lambda leaves: tuple([part(leaves) for part in parts])
+        if type(node) is list:
+            return lambda leaves: [part(leaves) for part in parts]
+        return lambda leaves: _rebuild(node, [part(leaves) for part in parts])
+    pack = build(structure)
+    size = count[0]
+
+    def unflatten(leaves):
+        if len(leaves) != size:
+            word = "few" if len(leaves) < size else "many"
+            raise ValueError(
+                f"Too {word} leaves to pack into the structure; expected: "
+                f"{size}, got: {len(leaves)}. Structure: {structure}")
+        return pack(leaves)
+    return unflatten
+
+
 # -- matching structures -------------------------------------------------------
 def _kind(structure):
     t = type(structure)

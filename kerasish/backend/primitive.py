@@ -171,23 +171,28 @@ class Primitive:
 
     def vjp(self, g, record):
         """Gradients of one recorded call, aligned with its inputs."""
-        out = record.out._value
+        return self.vjp_arrays(g, record.out._value, record.arrays,
+                               record.params, record.needs, record.saved)
+
+    def vjp_arrays(self, g, out, arrays, params, needs, saved):
+        """`vjp` on arrays: the output's gradient `g`, the output `out`,
+        the input arrays, the call's parameters, which inputs need a
+        gradient and what the forward saved."""
         if self._per_input is not None:
             return tuple(
-                fn(g, out, *record.arrays, **record.params)
+                fn(g, out, *arrays, **params)
                 if need and fn is not None else None
-                for fn, need in zip(self._per_input, record.needs))
+                for fn, need in zip(self._per_input, needs))
         if self._vjp is None:
             raise NotImplementedError(
                 f"Primitive `{self.name}` has no gradient rule.")
-        kwargs = record.params
         if self._vjp_kwargs:
-            kwargs = dict(kwargs)
+            params = dict(params)
             if "needs" in self._vjp_kwargs:
-                kwargs["needs"] = record.needs
+                params["needs"] = needs
             if "saved" in self._vjp_kwargs:
-                kwargs["saved"] = record.saved
-        return self._vjp(g, out, *record.arrays, **kwargs)
+                params["saved"] = saved
+        return self._vjp(g, out, *arrays, **params)
 
 
 def primitive(fwd=None, *, name=None, saves=False):

@@ -254,23 +254,30 @@ def backward(records, grads, keep):
 
 def _result_like(grads, source):
     """The gradient of `source` (a tensor of its dtype), or `None`."""
+    return gradient_like(grads.get(id(source)), source)
+
+
+def gradient_like(g, source):
+    """The gradient array `g` as a tensor of `source`'s dtype (sparse
+    gradients and `None` as they are)."""
     from kerasish.backend.tensor import Tensor
-    g = grads.get(id(source))
     if g is None or isinstance(g, IndexedSlices):
         return g
     return Tensor(np.asarray(g, dtype=source.dtype))
 
 
 def _accumulate(grads, key, g):
-    prev = grads.get(key)
+    grads[key] = add_gradients(grads.get(key), g)
+
+
+def add_gradients(prev, g):
+    """`prev + g` for gradients: `prev` may be `None`, either may be
+    `IndexedSlices` (which then does the adding)."""
     if prev is None:
-        grads[key] = g
-    elif isinstance(prev, IndexedSlices):
-        grads[key] = prev + g
-    elif isinstance(g, IndexedSlices):
-        grads[key] = g + prev
-    else:
-        grads[key] = prev + g
+        return g
+    if isinstance(g, IndexedSlices) and not isinstance(prev, IndexedSlices):
+        return g + prev
+    return prev + g
 
 
 def _flatten(structure):

@@ -219,6 +219,7 @@ class Trace:
         self._structure = structure
         self._out_refs = out_refs
         self._mask_refs = mask_refs
+        self._pack = tree.unflattener(structure)
         self._program = None
 
     def replay(self, inputs):
@@ -268,7 +269,7 @@ class Trace:
             if mask is not None:
                 value._keras_mask = _resolve(mask, values)
             flat.append(value)
-        return tree.pack_sequence_as(self._structure, flat)
+        return self._pack(flat)
 
     def target(self, values):
         """The last output: what `replay_with_gradients` differentiates."""

@@ -6,16 +6,21 @@ same computation can skip that: `Program.run` calls each primitive's numpy
 forward directly, keeps what a tape would have kept for the operations a
 tape would have recorded (the rule of `GradientTape.record`: an argument
 needs a gradient when it is a trainable variable or the output of such an
-operation, and is a float), and runs the tape's own `backward` walk over
-those records. The gradients are therefore the tape's, bit for bit.
+operation, and is a float), and walks them backwards as the tape's
+`backward` does: the same VJPs, called in the same order, their gradients
+added up in the same order. The gradients are therefore the tape's, bit
+for bit. The walk is written out as Python once per plan
+(`trace_codegen`); gradients are kept by slot and by constant instead of
+by tensor identity, and only the slots something outside the arrays reads
+(the outputs, recorded draws and effects) get a tensor.
 """
 import numpy as np
 
 from kerasish.backend.primitive import _sequence_to_array, to_array
-from kerasish.backend.tape import (_pop, _push, _Record, _result_like,
-                                   backward)
+from kerasish.backend.tape import _pop, _push, gradient_like
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _Const, _resolve
+from kerasish.backend.trace import _Const, _resolve, _Seq
+from kerasish.backend.trace_codegen import compile_program
 
 
 class Program:
@@ -23,6 +28,13 @@ class Program:
 
     Args:
         trace: A `Trace` that may be replayed (`trace.escaped is None`).
+
+    Attributes:
+        steps: One `_Step` per recorded call.
+        consts: Every constant an argument refers to (variables among
+            them), numbered after the slots in `_Step.dests`.
+        wrapped: The slots that get a tensor (outputs, masks, arguments
+            of recorded draws and effects).
     """
 
     def __init__(self, trace):
@@ -31,70 +43,65 @@ class Program:
         self.steps = [_Step(op, refs, params, out, floats)
                       for (op, refs, params, out), floats
                       in zip(trace.ops, trace.floats)]
-        self._variables = [r.value for step in self.steps
-                           for r in step.refs if r.__class__ is _Const and
-                           getattr(r.value, "_is_variable", False)]
-        self._needs = self._needs_key = None
+        self.consts, self._const_index = [], {}
+        for step in self.steps:
+            for ref in step.refs:
+                if ref.__class__ is _Const and \
+                        id(ref.value) not in self._const_index:
+                    self._const_index[id(ref.value)] = len(self.consts)
+                    self.consts.append(ref.value)
+            step.dests = tuple(
+                r if r.__class__ is int else
+                self.n_slots + self.const_index(r.value)
+                if r.__class__ is _Const else None for r in step.refs)
+        self._variables = [v for v in self.consts
+                           if getattr(v, "_is_variable", False)]
+        self.wrapped = _slots_in(list(trace._out_refs) +
+                                 list(trace._mask_refs))
+        for step in self.steps:
+            if step.draw is not None:
+                self.wrapped |= _slots_in(step.refs)
+        self._plan_key = self._needs = None
+        self._forward_only = self._training = None
+
+    def const_index(self, value):
+        """The index of a constant in `consts`, or `None`."""
+        return self._const_index.get(id(value))
 
     def run(self, inputs, sources=None):
         """The outputs for `inputs` (tensors); with `sources`, also the
         gradients of the last output with respect to each source."""
-        n = self.trace.n_inputs
-        arrays = [None] * self.n_slots     # slot -> array
-        tensors = [None] * self.n_slots    # slot -> tensor
-        arrays[:n] = [x._value for x in inputs]
-        tensors[:n] = inputs
-        needs_of = self._plan() if sources is not None else None
-        records = []
-        if needs_of is not None:
-            # Forwards that save for their VJP only under a tape (RNNs,
-            # foreign calls) must see one, as they would in eager mode.
-            _push(_FORWARD_FOR_GRADIENTS)
-        try:
-            self._forward(arrays, tensors, needs_of, records)
-        finally:
-            if needs_of is not None:
-                _pop(_FORWARD_FOR_GRADIENTS)
-        outputs = self.trace.outputs(tensors)
+        tensors = [None] * self.n_slots    # slot -> tensor, where needed
+        tensors[:len(inputs)] = inputs
+        arrays = [x._value for x in inputs]
         if sources is None:
-            return outputs
-        target = self.trace.target(tensors)
-        grads = {id(target): np.ones_like(target._value)}
-        backward(records, grads, {id(s) for s in sources})
-        return outputs, [_result_like(grads, s) for s in sources]
+            if self._forward_only is None:
+                self._forward_only = compile_program(self)
+            self._forward_only(*arrays, tensors, None)
+            return self.trace.outputs(tensors)
+        self._plan()
+        # Forwards that save for their VJP only under a tape (RNNs,
+        # foreign calls) must see one, as they would in eager mode; the
+        # step closes the scope where its backward walk begins.
+        with _ForwardScope() as scope:
+            grads = self._training(*arrays, tensors, scope)
+        self.trace.target(tensors)      # a tensor, or a TypeError
+        outputs = self.trace.outputs(tensors)
+        return outputs, [self._gradient(grads, s) for s in sources]
 
-    def _forward(self, arrays, tensors, needs_of, records):
-        for i, step in enumerate(self.steps):
-            if step.draw is not None:       # its own arguments, as recorded
-                result = step.draw(*[_resolve(r, tensors) for r in step.refs],
-                                   **step.params)
-                if step.out is not None:    # an effect has no result
-                    arrays[step.out], tensors[step.out] = result._value, \
-                        result
-                continue
-            xs = [a if a is not None else _array(r, arrays)
-                  for r, a in step.fixed]
-            if step.saves:
-                y, saved = step.kernel(*xs, **step.params)
-            else:
-                y, saved = step.kernel(*xs, **step.params), None
-            if type(y) is not np.ndarray:
-                y = np.asarray(y)
-            arrays[step.out] = y
-            tensors[step.out] = result = Tensor(y)
-            if needs_of is not None and needs_of[i] is not None:
-                args = [_resolve(r, tensors) for r in step.refs]
-                records.append(_Record(step.op, args, xs, result,
-                                       step.params, saved, needs_of[i]))
+    def _gradient(self, grads, source):
+        k = self.const_index(source)
+        return None if k is None else gradient_like(grads[k], source)
 
     def _plan(self):
-        """Per step, the `needs` a tape would record (`None`: no record).
+        """Per step, the `needs` a tape would record (`None`: no record);
+        compiles the training step for it.
 
         It depends only on which variables are trainable (watched), so it
         is computed again only when that changes.
         """
         key = tuple(bool(v._auto_watch) for v in self._variables)
-        if key != self._needs_key:
+        if key != self._plan_key:
             tracked = [False] * self.n_slots
             plan = []
             for step in self.steps:
@@ -105,8 +112,27 @@ class Program:
                     plan.append(needs)
                 else:
                     plan.append(None)
-            self._needs, self._needs_key = plan, key
+            self._training = compile_program(self, plan)
+            self._needs, self._plan_key = plan, key
         return self._needs
+
+
+class _ForwardScope:
+    """Keeps `_FORWARD_FOR_GRADIENTS` on the tape stack from entry until
+    `close()` (or exit)."""
+
+    def __enter__(self):
+        _push(_FORWARD_FOR_GRADIENTS)
+        self.open = True
+        return self
+
+    def close(self):
+        if self.open:
+            self.open = False
+            _pop(_FORWARD_FOR_GRADIENTS)
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 class _ForwardForGradients:
@@ -123,7 +149,7 @@ _FORWARD_FOR_GRADIENTS = _ForwardForGradients()
 class _Step:
     """One recorded call, ready to run on arrays."""
     __slots__ = ("op", "kernel", "saves", "differentiable", "refs",
-                 "params", "out", "floats", "fixed", "draw")
+                 "params", "out", "floats", "args", "draw", "dests")
 
     def __init__(self, op, refs, params, out, floats):
         self.op, self.refs, self.params, self.out = op, refs, params, out
@@ -136,10 +162,24 @@ class _Step:
         else:                               # `nondiff`, draw or effect
             self.kernel, self.saves = op.__wrapped__, False
             self.differentiable = False
-        # Constants other than variables are converted once.
-        self.fixed = [(r, _array(r, None)) if r.__class__ is _Const and
-                      not getattr(r.value, "_is_variable", False) and
-                      self.draw is None else (r, None) for r in refs]
+        self.args = None if self.draw is not None else \
+            [_argument(r) for r in refs]
+
+
+# How `_Step.args` gives each argument's array: a slot's array, an array
+# converted once (constants other than variables), a variable's current
+# value, or `_array` of the reference (lists).
+_SLOT, _FIXED, _VARIABLE, _OTHER = range(4)
+
+
+def _argument(ref):
+    if ref.__class__ is int:
+        return _SLOT, ref
+    if ref.__class__ is _Const:
+        if getattr(ref.value, "_is_variable", False):
+            return _VARIABLE, ref.value
+        return _FIXED, _array(ref, None)
+    return _OTHER, ref
 
 
 def _array(ref, arrays):
@@ -159,3 +199,14 @@ def _tracked(ref, tracked):
     if ref.__class__ is _Const:
         return bool(getattr(ref.value, "_auto_watch", False))
     return False            # a list is never watched itself
+
+
+def _slots_in(refs):
+    """The slots among `refs`, looking into lists."""
+    found = set()
+    for ref in refs:
+        if ref.__class__ is int:
+            found.add(ref)
+        elif ref.__class__ is _Seq:
+            found |= _slots_in(ref.items)
+    return found

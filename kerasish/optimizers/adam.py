@@ -3,6 +3,7 @@ import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
+from kerasish.optimizers.flat_slots import FlatSlots, is_small
 from kerasish.saving.object_registration import builtin
 
 
@@ -69,12 +70,35 @@ class Adam(Optimizer):
             # A subclass's own rule: one `update_step` per variable.
             return super()._update_all(grads, variables, learning_rate)
         constants = {}          # per dtype, the same for every variable
+        small = {}              # per dtype, small variables with dense g
         for g, v in zip(grads, variables):
             c = constants.get(v.dtype)
             if c is None:
                 c = constants[v.dtype] = self._constants(learning_rate,
                                                          v.dtype)
-            self._step(g, v, c)
+            if not self.amsgrad and is_small(g, v):
+                small.setdefault(v.dtype, []).append((g, v))
+            else:
+                self._step(g, v, c)
+        for dtype, pairs in small.items():
+            self._group_step(pairs, constants[dtype])
+
+    def _group_step(self, pairs, constants):
+        """`_step` for many small variables at once (`FlatSlots`): the
+        same arithmetic, element for element."""
+        groups = self.__dict__.setdefault("_flat_groups", {})
+        key = tuple(id(v) for _, v in pairs)
+        group = groups.get(key)
+        if group is None or not group.linked():
+            indices = [self._index_by_path[self._key(v)] for _, v in pairs]
+            group = groups[key] = FlatSlots(
+                [v for _, v in pairs],
+                [[self._momentums[i] for i in indices],
+                 [self._velocities[i] for i in indices]])
+        (m, v), (t1, t2) = group.slots, group.scratch
+        _update_moments(group.gather([g for g, _ in pairs]), m, v, t1,
+                        constants)
+        group.subtract(_update(m, v, t1, t2, constants))
 
     def update_step(self, gradient, variable, learning_rate):
         self._step(gradient, variable,
@@ -103,27 +127,16 @@ class Adam(Optimizer):
                 *self._scratch(variable))
 
     def _step(self, gradient, variable, constants):
-        alpha, c1, c2, epsilon = constants
         m, v, v_hat, t1, t2 = self._slots(variable)
         if isinstance(gradient, IndexedSlices):
-            self._sparse_moments(gradient, m, v, c1, c2)
+            self._sparse_moments(gradient, m, v, *constants[1:3])
         else:
-            g = np.asarray(getattr(gradient, "_value", gradient))
-            np.subtract(g, m, out=t1)
-            t1 *= c1
-            m += t1
-            np.square(g, out=t1)
-            t1 -= v
-            t1 *= c2
-            v += t1
+            _update_moments(np.asarray(getattr(gradient, "_value", gradient)),
+                            m, v, t1, constants)
         if v_hat is not None:
             np.maximum(v_hat, v, out=v_hat)
             v = v_hat
-        np.sqrt(v, out=t1)
-        t1 += epsilon
-        np.multiply(m, alpha, out=t2)
-        t2 /= t1
-        variable._value -= t2
+        variable._value -= _update(m, v, t1, t2, constants)
 
     @staticmethod
     def _sparse_moments(gradient, m, v, c1, c2):
@@ -144,3 +157,25 @@ class Adam(Optimizer):
         return {**super().get_config(), "beta_1": self.beta_1,
                 "beta_2": self.beta_2, "epsilon": self.epsilon,
                 "amsgrad": self.amsgrad}
+
+
+def _update_moments(g, m, v, scratch, constants):
+    """`m += (g - m) * (1 - beta_1)`, `v += (g^2 - v) * (1 - beta_2)`."""
+    _, c1, c2, _ = constants
+    np.subtract(g, m, out=scratch)
+    scratch *= c1
+    m += scratch
+    np.square(g, out=scratch)
+    scratch -= v
+    scratch *= c2
+    v += scratch
+
+
+def _update(m, v, scratch, out, constants):
+    """`m * alpha / (sqrt(v) + epsilon)` into `out`."""
+    alpha, _, _, epsilon = constants
+    np.sqrt(v, out=scratch)
+    scratch += epsilon
+    np.multiply(m, alpha, out=out)
+    out /= scratch
+    return out

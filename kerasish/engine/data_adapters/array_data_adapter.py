@@ -168,14 +168,15 @@ class ArrayDataAdapter(DataAdapter):
     def get_numpy_iterator(self, epoch=0):
         order = self._order(epoch)
         n, bs = self._num_samples, self._batch_size
+        leaves = tree.flatten(self._data)
+        pack = tree.unflattener(self._data)
         for start in range(0, n, bs):
             stop = min(start + bs, n)
             if order is None:
                 index = slice(start, stop)
-                yield tree.map_structure(
-                    lambda a: None if a is None else a[index], self._data)
+                yield pack([None if a is None else a[index]
+                            for a in leaves])
             else:
                 index = order[start:stop]
-                yield tree.map_structure(
-                    lambda a: None if a is None else np.take(a, index, 0),
-                    self._data)
+                yield pack([None if a is None else np.take(a, index, 0)
+                            for a in leaves])
