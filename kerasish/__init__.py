@@ -21,8 +21,7 @@ from kerasish.optimizers import Optimizer  # noqa: F401
 from kerasish.callbacks import Callback  # noqa: F401
 from kerasish.backend.random import SeedGenerator  # noqa: F401
 from kerasish import data  # noqa: F401,E402
-from kerasish import train  # noqa: F401,E402
-from kerasish import feature_column, estimator  # noqa: F401,E402
+from kerasish import feature_column  # noqa: F401,E402
 
 # Namespaces and names loaded on first use (keeps `import kerasish` fast).
 _LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
@@ -30,7 +29,7 @@ _LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
 _LAZY_NAMES = {"FloatDTypePolicy": "kerasish.dtype_policies",
                "Quantizer": "kerasish.quantizers"}
 _LAZY_MODULES += ("legacy", "distribution", "distillation",
-                  "wrappers")
+                  "wrappers", "train", "estimator")
 _LAZY_NAMES.update({
     "Function": "kerasish.engine.function",
     "Operation": "kerasish.engine.operation",

@@ -1,8 +1,6 @@
 """`TensorBoard`: write TensorBoard event files during training."""
-import gzip
 import json
 import os
-import socket
 import time
 
 import numpy as np
@@ -289,6 +287,8 @@ class TensorBoard(Callback):
         run = time.strftime("%Y_%m_%d_%H_%M_%S")
         folder = os.path.join(self._train_dir, "plugins", "profile", run)
         os.makedirs(folder, exist_ok=True)
+        import gzip             # on first use: it costs `import kerasish`
+        import socket
         path = os.path.join(folder, f"{socket.gethostname()}.trace.json.gz")
         with gzip.open(path, "wt") as f:
             json.dump({"traceEvents": self._trace,

@@ -3,7 +3,7 @@ import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
-from kerasish.optimizers.flat_slots import FlatSlots, is_small
+from kerasish.optimizers.flat_slots import FlatSlots, is_small, movable
 from kerasish.saving.object_registration import builtin
 
 
@@ -87,14 +87,19 @@ class Adam(Optimizer):
         """`_step` for many small variables at once (`FlatSlots`): the
         same arithmetic, element for element."""
         groups = self.__dict__.setdefault("_flat_groups", {})
-        key = tuple(id(v) for _, v in pairs)
-        group = groups.get(key)
-        if group is None or not group.linked():
+        dtype, key = pairs[0][1].dtype, tuple(id(v) for _, v in pairs)
+        group = groups.get(dtype)
+        if group is None or group.key != key or not group.linked():
             indices = [self._index_by_path[self._key(v)] for _, v in pairs]
-            group = groups[key] = FlatSlots(
-                [v for _, v in pairs],
-                [[self._momentums[i] for i in indices],
-                 [self._velocities[i] for i in indices]])
+            slots = [[self._momentums[i] for i in indices],
+                     [self._velocities[i] for i in indices]]
+            if not movable(slots[0] + slots[1]):
+                groups.pop(dtype, None)
+                for g, v in pairs:
+                    self._step(g, v, constants)
+                return
+            group = groups[dtype] = FlatSlots([v for _, v in pairs], slots,
+                                              key=key)
         (m, v), (t1, t2) = group.slots, group.scratch
         _update_moments(group.gather([g for g, _ in pairs]), m, v, t1,
                         constants)

@@ -11,8 +11,13 @@ element the same arithmetic either way, so the numbers are unchanged.
 
 A slot variable whose value was replaced (a stateless scope swaps values
 in and out) no longer points into the buffer; `linked()` notices, and the
-owner lays the group out again from the current values.
+owner lays the group out again from the current values. Slot values that
+something else also holds (an estimator's variable store shares arrays
+between the variables it creates for each batch) are never moved into a
+buffer: `movable()` says so, and the owner updates them one by one.
 """
+import sys
+
 import numpy as np
 
 # Below this many elements a variable's update is mostly call overhead,
@@ -25,6 +30,13 @@ def is_small(gradient, variable):
     return type(gradient) is np.ndarray and variable.size <= SMALL
 
 
+def movable(slot_variables):
+    """Whether each variable's value array is held by the variable alone
+    (so giving it a new array loses nobody's reference)."""
+    # The attribute and getrefcount's own argument: 2.
+    return all(sys.getrefcount(v._value) <= 2 for v in slot_variables)
+
+
 class FlatSlots:
     """The slots of `variables` in flat buffers (see the module docstring).
 
@@ -33,6 +45,7 @@ class FlatSlots:
         slots: One list of slot variables per kind (such as momentums and
             velocities), aligned with `variables`.
         scratch: How many temporary buffers of the group's size to keep.
+        key: What the owner identifies the group by.
 
     Attributes:
         slots: One flat array per kind of slot.
@@ -40,7 +53,8 @@ class FlatSlots:
         scratch: The temporary buffers.
     """
 
-    def __init__(self, variables, slots, scratch=2):
+    def __init__(self, variables, slots, scratch=2, key=None):
+        self.key = key
         self.variables = list(variables)
         self._slot_variables = [list(kind) for kind in slots]
         sizes = [v.size for v in self.variables]

@@ -1,6 +1,5 @@
 """`Config` (`keras.utils.Config`): a freezable dict with attribute access."""
 import copy
-import difflib
 import json
 
 
@@ -96,6 +95,7 @@ class Config:
         if name in config:
             return config[name]
         message = f"Unknown attribute: '{name}'."
+        import difflib          # on first use: it costs `import kerasish`
         close = difflib.get_close_matches(name, config.keys(), n=1,
                                           cutoff=0.7)
         if close:

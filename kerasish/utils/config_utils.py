@@ -5,11 +5,9 @@ caps on epochs and steps (`KERAS_MAX_EPOCHS`, `KERAS_MAX_STEPS_PER_EPOCH`),
 `set_backend` and `is_nnx_enabled`. This module imports nothing from
 kerasish so the training loops and progress output can consult it cheaply.
 """
-import logging
 import os
 import sys
 
-_LOGGER = logging.getLogger("kerasish")
 _DEFAULTS = {"interactive_logging": True, "traceback_filtering": True,
              "flash_attention": None,
              "distribution": None}  # keras.distribution's global setting
@@ -92,7 +90,8 @@ def print_msg(message, line_break=True):
     """
     message = str(message)
     if not is_interactive_logging_enabled():
-        _LOGGER.info(message)
+        import logging          # on first use: it costs `import kerasish`
+        logging.getLogger("kerasish").info(message)
         return
     text = f"{message}\n" if line_break else message
     try:

@@ -5,10 +5,8 @@
 SVG or PDF. `plot_history` (in `history_plot.py`) draws a `History`'s loss
 and metric curves with matplotlib (the optional extra `kerasish[plot]`).
 """
-import html
 import os
 import shutil
-import subprocess
 import sys
 
 from kerasish import tree
@@ -115,7 +113,13 @@ def _attr_list(attributes):
                            for k, v in attributes.items()) + "]"
 
 
+def _escape(text):
+    import html                 # on first use: it costs `import kerasish`
+    return html.escape(text)
+
+
 def _run_graphviz(text, format, prog):
+    import subprocess
     if shutil.which(prog) is None:
         raise ImportError(_GRAPHVIZ_HELP)
     done = subprocess.run([prog, f"-T{format}"], input=text.encode(),
@@ -165,12 +169,12 @@ def _detail_cells(layer, options):
     if options["show_shapes"]:
         if type(layer).__name__ != "InputLayer":
             shape = _shape_text(_tensor_attr(layer, "input", "shape"))
-            cells.append(_cell(f"Input shape: <b>{html.escape(shape)}</b>"))
+            cells.append(_cell(f"Input shape: <b>{_escape(shape)}</b>"))
         shape = _shape_text(_tensor_attr(layer, "output", "shape"))
-        cells.append(_cell(f"Output shape: <b>{html.escape(shape)}</b>"))
+        cells.append(_cell(f"Output shape: <b>{_escape(shape)}</b>"))
     if options["show_dtype"]:
         dtype = _tensor_attr(layer, "output", "dtype") or "?"
-        cells.append(_cell(f"Output dtype: <b>{html.escape(str(dtype))}</b>"))
+        cells.append(_cell(f"Output dtype: <b>{_escape(str(dtype))}</b>"))
     if options["show_trainable"] and layer.weights:
         text, color = (("Trainable", "forestgreen") if layer.trainable
                        else ("Non-trainable", "firebrick"))
@@ -198,12 +202,12 @@ def layer_label(layer, show_shapes=False, show_dtype=False,
     cells = _detail_cells(layer, options)
     span = max(1, len(cells))
     kind = type(layer).__name__
-    title = (f"<b>{html.escape(layer.name)}</b> ({kind})"
+    title = (f"<b>{_escape(layer.name)}</b> ({kind})"
              if show_layer_names else f"<b>{kind}</b>")
     rows = [_cell(title, span, bgcolor="black", color="white", size=16)]
     if show_layer_activations and getattr(layer, "activation", None):
         rows.append(_cell("Activation: <b>"
-                          f"{html.escape(_activation_name(layer))}</b>",
+                          f"{_escape(_activation_name(layer))}</b>",
                           span))
     body = "".join(f"<tr>{row}</tr>" for row in rows)
     if cells:

@@ -79,6 +79,34 @@ def test_slot_assign_writes_into_the_group(monkeypatch):
     assert _same(grouped, single)
 
 
+def test_slot_arrays_held_elsewhere_are_not_moved(monkeypatch):
+    # An estimator's variable store shares slot arrays between the
+    # variables it creates for every batch: they must stay where they are.
+    monkeypatch.setattr(flat_slots, "SMALL", 16384)
+    variables = _variables()
+    optimizer = kerasish.optimizers.Adam(learning_rate=0.01)
+    optimizer.build(variables)
+    held = [m._value for m in optimizer._momentums]
+    for step in range(5):
+        optimizer.apply(_gradients(variables, step), variables)
+    single, _ = _train(monkeypatch, small=0)
+    assert _same(variables, single)
+    for array, m in zip(held, optimizer._momentums):
+        assert m._value is array            # updated in place, as before
+    assert not optimizer.__dict__.get("_flat_groups")
+
+
+def test_groups_do_not_pile_up_when_variables_change(monkeypatch):
+    monkeypatch.setattr(flat_slots, "SMALL", 16384)
+    optimizer = kerasish.optimizers.Adam()
+    first, second = _variables(), _variables()
+    optimizer.build(first + second)
+    for step in range(3):
+        optimizer.apply(_gradients(first, step), first)
+        optimizer.apply(_gradients(second, step), second)
+    assert len(optimizer._flat_groups) == 1
+
+
 def test_amsgrad_and_sparse_gradients_take_the_single_path(monkeypatch):
     monkeypatch.setattr(flat_slots, "SMALL", 16384)
     variables = _variables()

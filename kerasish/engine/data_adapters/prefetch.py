@@ -6,9 +6,7 @@ the consumer tops the window up as it takes each result. The pool lives as
 long as the generator, which shuts it down when exhausted or closed.
 """
 import collections
-import multiprocessing
 import warnings
-from concurrent import futures
 
 _DATASET = [None]   # the dataset inside forked worker processes
 
@@ -22,6 +20,7 @@ def _get_item(index):
 
 
 def _fork_context():
+    import multiprocessing      # on first use: it costs `import kerasish`
     try:
         return multiprocessing.get_context("fork")
     except ValueError:
@@ -31,6 +30,7 @@ def _fork_context():
 def make_executor(dataset, workers, use_multiprocessing):
     """A pool of `workers`; processes are forked (no pickling of the
     dataset), threads are used where fork is unavailable."""
+    from concurrent import futures
     if use_multiprocessing:
         context = _fork_context()
         if context is not None:
