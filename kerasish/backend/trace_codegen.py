@@ -24,10 +24,13 @@ order (`add_gradients`), sparse gradients made dense before a VJP, a
 tensor for every slot in `program.wrapped`, recorded draws and effects
 called on their tensors. The gradients are therefore bit for bit those of
 `tape.backward`. The source stays readable (`fn.source`) and shows in
-tracebacks.
+tracebacks. It is made of this module's own text, generated names and
+numbers only (operation names in comments are reduced to identifier
+characters), so compiling it runs nothing that came from data or files.
 """
 import itertools
 import linecache
+import re
 
 import numpy as np
 
@@ -197,5 +200,8 @@ class _Writer:
 
 
 def _name(step):
-    return getattr(step.op, "name", None) or \
+    """The operation's name for a comment, as identifier characters only:
+    the source holds nothing but what this module writes."""
+    name = getattr(step.op, "name", None) or \
         getattr(step.draw or step.kernel, "__name__", "call")
+    return re.sub(r"\W", "_", str(name))

@@ -98,3 +98,16 @@ def test_source_is_readable_and_shows_in_tracebacks():
     text = "".join(traceback.format_tb(info.tb))
     assert "<kerasish program" in text and "K0(" in text
     assert T.active_tapes() is None        # the forward's marker is gone
+
+
+def test_operation_names_cannot_add_code():
+    def evil(x):
+        return x + 1.0
+    op = primitive(evil, name="evil\nimport os; os.system('x')  # ")
+    op.defvjp(lambda g, out, x: (g,))
+    w = Variable([1.0])
+    _, trace = T.capture(lambda x: ops.sum(op(x * w)), [t([1.0])])
+    trace.replay_with_gradients([t([2.0])], [w])
+    source = trace.program()._training.source
+    assert "import os" not in source
+    assert "# 1: evil_import_os__os_system__x______" in source
