@@ -42,6 +42,11 @@ from kerasish.backend.trace import _Const, _resolve
 
 _COUNTER = itertools.count()
 
+# How a step's argument is given (`_Step.args` of `trace_program`): a
+# slot's array, an array converted once, a variable's current value, or a
+# list of references.
+SLOT, FIXED, VARIABLE, LIST = range(4)
+
 
 def compile_program(program, needs=None):
     """The step function of `program`: `fn(*input_arrays, tensors, scope)`
@@ -132,19 +137,18 @@ class _Writer:
             self.emit(f"tensors[{step.out}] = Tensor({out})")
 
     def argument(self, i, j, kind, value):
-        from kerasish.backend.trace_program import (_FIXED, _SLOT,
-                                                    _VARIABLE)
-        if kind == _SLOT:
+        if kind == SLOT:
             return f"a{value}"
-        if kind == _FIXED:
+        if kind == FIXED:
             return self.bind(f"F{i}_{j}", value)
-        if kind == _VARIABLE:
+        if kind == VARIABLE:
             return self.bind(f"C{self.program.const_index(value)}",
                              value) + "._value"
         return f"sequence_to_array([{self.items(i, j, value.items)}])"
 
     def items(self, i, j, refs):
-        """A list's items as `Program._array` resolves them."""
+        """A list's items as `Primitive.__call__` receives them (slots'
+        arrays, constants as they are, nested lists)."""
         parts = []
         for n, ref in enumerate(refs):
             if ref.__class__ is int:

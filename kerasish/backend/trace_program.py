@@ -14,13 +14,12 @@ for bit. The walk is written out as Python once per plan
 by tensor identity, and only the slots something outside the arrays reads
 (the outputs, recorded draws and effects) get a tensor.
 """
-import numpy as np
-
-from kerasish.backend.primitive import _sequence_to_array, to_array
+from kerasish.backend.primitive import to_array
 from kerasish.backend.tape import _pop, _push, gradient_like
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _Const, _resolve, _Seq
-from kerasish.backend.trace_codegen import compile_program
+from kerasish.backend.trace import _Const, _Seq
+from kerasish.backend.trace_codegen import (FIXED, LIST, SLOT, VARIABLE,
+                                            compile_program)
 
 
 class Program:
@@ -166,31 +165,18 @@ class _Step:
             [_argument(r) for r in refs]
 
 
-# How `_Step.args` gives each argument's array: a slot's array, an array
-# converted once (constants other than variables), a variable's current
-# value, or `_array` of the reference (lists).
-_SLOT, _FIXED, _VARIABLE, _OTHER = range(4)
-
-
 def _argument(ref):
+    """How the step's code gives this argument (see `trace_codegen`)."""
     if ref.__class__ is int:
-        return _SLOT, ref
-    if ref.__class__ is _Const:
-        if getattr(ref.value, "_is_variable", False):
-            return _VARIABLE, ref.value
-        return _FIXED, _array(ref, None)
-    return _OTHER, ref
-
-
-def _array(ref, arrays):
-    """The array `Primitive.__call__` would pass for this argument."""
-    if ref.__class__ is int:
-        return arrays[ref]
+        return SLOT, ref
     if ref.__class__ is _Const:
         value = ref.value
-        return value._value if isinstance(value, Tensor) else \
+        if getattr(value, "_is_variable", False):
+            return VARIABLE, value
+        # Converted once, as `Primitive.__call__` converts it.
+        return FIXED, value._value if isinstance(value, Tensor) else \
             to_array(value)
-    return _sequence_to_array([_resolve(r, arrays) for r in ref.items])
+    return LIST, ref
 
 
 def _tracked(ref, tracked):
