@@ -78,9 +78,11 @@ class FlatSlots:
         self.scratch = [np.empty(total, dtype) for _ in range(scratch)]
 
     def linked(self):
-        """Whether every slot variable still holds its view."""
-        return all(slot._value is view
-                   for kind, views in zip(self._slot_variables, self._views)
+        """Whether every slot variable still holds its view of the buffer
+        (a copied optimizer's views are copies of their own)."""
+        return all(slot._value is view and view.base is flat
+                   for kind, views, flat in zip(self._slot_variables,
+                                                self._views, self.slots)
                    for slot, view in zip(kind, views))
 
     def gather(self, gradients):

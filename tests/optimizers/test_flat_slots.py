@@ -107,6 +107,24 @@ def test_groups_do_not_pile_up_when_variables_change(monkeypatch):
     assert len(optimizer._flat_groups) == 1
 
 
+def test_a_copied_optimizer_lays_its_group_out_again(monkeypatch):
+    import copy
+
+    def train(small, copy_at=2, steps=5):
+        monkeypatch.setattr(flat_slots, "SMALL", small)
+        variables = _variables()
+        optimizer = kerasish.optimizers.Adam(learning_rate=0.01)
+        for step in range(steps):
+            if step == copy_at:         # the copy goes on, alone
+                optimizer = copy.deepcopy(optimizer)
+            optimizer.apply(_gradients(variables, step), variables)
+        return variables, optimizer
+
+    grouped, _ = train(16384)
+    single, _ = train(0)
+    assert _same(grouped, single)
+
+
 def test_amsgrad_and_sparse_gradients_take_the_single_path(monkeypatch):
     monkeypatch.setattr(flat_slots, "SMALL", 16384)
     variables = _variables()
