@@ -63,15 +63,18 @@ class IndexedSlices:
 
     __radd__ = __add__
 
-    def deduplicate(self):
-        """Return `(unique_rows, summed_values)`, one entry per distinct row."""
-        rows, inverse = np.unique(self.indices, return_inverse=True)
-        if len(rows) == len(self.indices):
-            order = np.argsort(inverse)
-            return rows, self.values[order]
-        order = np.argsort(inverse, kind="stable")
-        starts = np.searchsorted(inverse[order], np.arange(len(rows)))
-        summed = np.add.reduceat(self.values[order], starts, axis=0)
+    def deduplicate(self, groups=None):
+        """Return `(unique_rows, summed_values)`, one entry per distinct row.
+
+        Args:
+            groups: Optional `row_groups(self.indices)`, when the caller
+                already has it (tables looked up with the same ids).
+        """
+        rows, order, starts = groups or row_groups(self.indices)
+        values = self.values[order]
+        if len(starts) == len(order):
+            return rows, values
+        summed = np.add.reduceat(values, starts, axis=0)
         return rows, summed.astype(self.values.dtype, copy=False)
 
     def _scatter_into(self, dense):
@@ -94,3 +97,35 @@ class IndexedSlices:
     def __repr__(self):
         return (f"IndexedSlices(rows={len(self.indices)}, "
                 f"dense_shape={self.dense_shape}, dtype={self.dtype})")
+
+
+def row_groups(indices):
+    """`(rows, order, starts)` of an index vector: the distinct `rows` in
+    increasing order, a stable sorting permutation `order`, and where each
+    row's run begins in `indices[order]`.
+
+    >>> row_groups(np.array([3, 1, 3]))
+    (array([1, 3]), array([1, 0, 2]), array([0, 1]))
+    """
+    order = np.argsort(indices, kind="stable")
+    ranked = indices[order]
+    first = np.ones(len(ranked), bool)
+    np.not_equal(ranked[1:], ranked[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    return ranked[starts], order, starts
+
+
+def shared_row_groups(cache, indices):
+    """`row_groups(indices)`, sorted once per index vector seen by `cache`.
+
+    Tables looked up with the same ids (a deep and a wide embedding of one
+    input) have index vectors that view the same memory. The key is that
+    memory; the entry holds `indices` so that no other array can take its
+    place while `cache` lives.
+    """
+    key = (indices.__array_interface__["data"][0], indices.shape,
+           indices.strides, indices.dtype.str)
+    entry = cache.get(key)
+    if entry is None:
+        entry = cache[key] = (indices, row_groups(indices))
+    return entry[1]

@@ -134,7 +134,7 @@ class Adam(Optimizer):
     def _step(self, gradient, variable, constants):
         m, v, v_hat, t1, t2 = self._slots(variable)
         if isinstance(gradient, IndexedSlices):
-            self._sparse_moments(gradient, m, v, *constants[1:3])
+            self._sparse_moments(gradient, m, v, t1, *constants[1:3])
         else:
             _update_moments(np.asarray(getattr(gradient, "_value", gradient)),
                             m, v, t1, constants)
@@ -144,7 +144,7 @@ class Adam(Optimizer):
         variable._value -= _update(m, v, t1, t2, constants)
 
     @staticmethod
-    def _sparse_moments(gradient, m, v, c1, c2):
+    def _sparse_moments(gradient, m, v, scratch, c1, c2):
         """Dense-equivalent moment update for a deduplicated row gradient.
 
         With g = 0 outside the rows, `m += (0 - m) * c1` is exactly
@@ -153,8 +153,8 @@ class Adam(Optimizer):
         """
         rows, g = gradient.indices, gradient.values
         m_rows, v_rows = m[rows], v[rows]
-        m -= m * c1
-        v -= v * c2
+        m -= np.multiply(m, c1, out=scratch)
+        v -= np.multiply(v, c2, out=scratch)
         m[rows] = m_rows + (g - m_rows) * c1
         v[rows] = v_rows + (np.square(g) - v_rows) * c2
 

@@ -17,7 +17,8 @@ import warnings
 import numpy as np
 
 from kerasish.backend import config
-from kerasish.backend.indexed_slices import IndexedSlices
+from kerasish.backend.indexed_slices import (IndexedSlices,
+                                             shared_row_groups)
 from kerasish.backend.tensor import Tensor
 from kerasish.engine import naming
 from kerasish.engine.variable import Variable
@@ -296,7 +297,9 @@ class Optimizer(OptimizerExtras, OptimizerState):
         grads, variables = self._filter_empty(grads, variables)
         grads, variables = self._overwrite_with_gradients(grads, variables)
         if grads:
-            grads = [self._prepare(g, v) for g, v in zip(grads, variables)]
+            groups = {}     # row groups per index vector, shared by tables
+            grads = [self._prepare(g, v, groups)
+                     for g, v in zip(grads, variables)]
             if self.loss_scale_factor is not None:
                 grads = [G.scale(g, 1.0 / self.loss_scale_factor)
                          for g in grads]
@@ -368,12 +371,13 @@ class Optimizer(OptimizerExtras, OptimizerState):
                 acc._value[...] = np.maximum(g, acc._value)
         return kept_grads, kept_vars
 
-    def _prepare(self, g, variable):
+    def _prepare(self, g, variable, groups):
         g = G.as_array(g)
         if isinstance(g, IndexedSlices):
             if not self._supports_sparse or self.gradient_accumulation_steps:
                 return G.densify(g, variable.dtype)
-            rows, values = g.deduplicate()
+            rows, values = g.deduplicate(
+                shared_row_groups(groups, g.indices))
             return IndexedSlices(rows, values.astype(variable.dtype,
                                                      copy=False),
                                  g.dense_shape)
