@@ -30,6 +30,7 @@ characters), so compiling it runs nothing that came from data or files.
 """
 import itertools
 import linecache
+import weakref
 import re
 
 import numpy as np
@@ -102,9 +103,11 @@ class _Writer:
         exec(compile(source, filename, "exec"), self.namespace)
         fn = self.namespace["step"]
         fn.source = source
-        # Tracebacks through the step show its lines.
+        # Tracebacks through the step show its lines, for as long as the
+        # step lives.
         linecache.cache[filename] = (len(source), None,
                                      source.splitlines(True), filename)
+        weakref.finalize(fn, linecache.cache.pop, filename, None)
         return fn
 
     # -- forward ---------------------------------------------------------------

@@ -1,5 +1,7 @@
 """The written-out step of a `Program` (`trace_codegen`): the tape's
 gradients in the corners of the walk, readable source and tracebacks."""
+import gc
+import linecache
 import traceback
 
 import numpy as np
@@ -98,6 +100,17 @@ def test_source_is_readable_and_shows_in_tracebacks():
     text = "".join(traceback.format_tb(info.tb))
     assert "<kerasish program" in text and "K0(" in text
     assert T.active_tapes() is None        # the forward's marker is gone
+
+
+def test_a_dropped_program_takes_its_source_lines_along():
+    w = Variable([1.0])
+    _, trace = T.capture(lambda x: ops.sum(x * w), [t([1.0])])
+    trace.replay_with_gradients([t([2.0])], [w])
+    name = trace.program()._training.__code__.co_filename
+    assert linecache.getline(name, 1).startswith("def step(")
+    del trace
+    gc.collect()
+    assert name not in linecache.cache
 
 
 def test_operation_names_cannot_add_code():
