@@ -30,8 +30,8 @@ characters), so compiling it runs nothing that came from data or files.
 """
 import itertools
 import linecache
-import weakref
 import re
+import weakref
 
 import numpy as np
 

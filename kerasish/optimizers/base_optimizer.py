@@ -297,8 +297,8 @@ class Optimizer(OptimizerExtras, OptimizerState):
         grads, variables = self._filter_empty(grads, variables)
         grads, variables = self._overwrite_with_gradients(grads, variables)
         if grads:
-            groups = {}     # row groups per index vector, shared by tables
-            grads = [self._prepare(g, v, groups)
+            sorted_ids = {}     # per id vector, shared by its tables
+            grads = [self._prepare(g, v, sorted_ids)
                      for g, v in zip(grads, variables)]
             if self.loss_scale_factor is not None:
                 grads = [G.scale(g, 1.0 / self.loss_scale_factor)
@@ -371,13 +371,13 @@ class Optimizer(OptimizerExtras, OptimizerState):
                 acc._value[...] = np.maximum(g, acc._value)
         return kept_grads, kept_vars
 
-    def _prepare(self, g, variable, groups):
+    def _prepare(self, g, variable, sorted_ids):
         g = G.as_array(g)
         if isinstance(g, IndexedSlices):
             if not self._supports_sparse or self.gradient_accumulation_steps:
                 return G.densify(g, variable.dtype)
             rows, values = g.deduplicate(
-                shared_row_groups(groups, g.indices))
+                shared_row_groups(sorted_ids, g.indices))
             return IndexedSlices(rows, values.astype(variable.dtype,
                                                      copy=False),
                                  g.dense_shape)
