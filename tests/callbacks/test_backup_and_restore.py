@@ -158,7 +158,10 @@ def test_ctrl_c_stops_after_the_batch_and_resumes_exactly(tmp_path):
         def on_train_batch_begin(self, batch, logs=None):
             self.seen += 1
             if self.seen == 7:
-                os.kill(os.getpid(), signal.SIGINT)
+                # raise_signal delivers to this thread before it returns;
+                # a process-wide kill may land on a BLAS worker thread and
+                # reach Python a timer tick, and a batch or two, later.
+                signal.raise_signal(signal.SIGINT)
 
         def on_train_batch_end(self, batch, logs=None):
             events.append(("batch_end", batch))
