@@ -18,7 +18,8 @@ from kerasish import tree
 from kerasish.backend import autocast
 from kerasish.backend import random as random_module
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context, dtype_policy, naming, tracking
+from kerasish.engine import (call_context, call_errors, dtype_policy, naming,
+                             tracking)
 from kerasish.engine.input_spec import assert_input_compatibility
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.node import Node
@@ -49,6 +50,17 @@ class _CallSpec:
             p.kind == p.VAR_KEYWORD for p in params.values())
 
 
+def _reraise_with_info(error, layer, method, fn, args, kwargs):
+    """Raise `error` again naming `layer.method()` and its arguments
+    (`call_errors`); returns when it is to be re-raised unchanged, as
+    inside shape inference, whose placeholder shapes would mislead."""
+    if call_context.in_trace():
+        return
+    new = call_errors.with_call_info(error, layer, method, fn, args, kwargs)
+    if new is not None:
+        raise new from None
+
+
 def _wrap_build(layer):
     original = layer.build
 
@@ -56,7 +68,11 @@ def _wrap_build(layer):
     def build(*args, **kwargs):
         with naming.name_scope(layer.name):
             object.__setattr__(layer, "_path", naming.current_path())
-            original(*args, **kwargs)
+            try:
+                original(*args, **kwargs)
+            except Exception as e:
+                _reraise_with_info(e, layer, "build", original, args, kwargs)
+                raise
         try:
             bound = inspect.signature(original).bind(*args, **kwargs)
             layer._build_shapes_dict = dict(bound.arguments)
@@ -458,12 +474,17 @@ class Layer(Operation, QuantizationHooks):
         training = self._resolve_training(kwargs, spec)
         previous_mask = self._resolve_mask(first, kwargs, spec)
         with call_context.training_scope(training):
-            if self._dtype_policy._plain and autocast._state.dtype is None:
-                # The common case: no autocast scope, no quantized path.
-                outputs = self.call(*args, **kwargs) if built else \
-                    self._run_call(self.call, built, args, kwargs)
-            else:
-                outputs = self._policy_call(built, args, kwargs)
+            try:
+                if self._dtype_policy._plain and \
+                        autocast._state.dtype is None:
+                    # The common case: no autocast scope, no quantized path.
+                    outputs = self.call(*args, **kwargs) if built else \
+                        self._run_call(self.call, built, args, kwargs)
+                else:
+                    outputs = self._policy_call(built, args, kwargs)
+            except Exception as e:
+                _reraise_with_info(e, self, "call", self.call, args, kwargs)
+                raise
         if self.activity_regularizer is not None and \
                 not call_context.in_trace():
             self._add_activity_loss(outputs)
@@ -576,7 +597,11 @@ class Layer(Operation, QuantizationHooks):
             with naming.name_scope(self.name):
                 self._maybe_build(args, kwargs)
             self.built = True
-        outputs = self.compute_output_spec(*args, **kwargs)
+        try:
+            outputs = self.compute_output_spec(*args, **kwargs)
+        except Exception as e:
+            _reraise_with_info(e, self, "call", self.call, args, kwargs)
+            raise
         Node(self, call_args=args, call_kwargs=kwargs, outputs=outputs)
         return outputs
 

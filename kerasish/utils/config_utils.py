@@ -107,10 +107,11 @@ def print_msg(message, line_break=True):
 def enable_traceback_filtering():
     """Turn traceback filtering on (the default).
 
-    Keras hides its internal frames from tracebacks. kerasish's errors are
-    raised close to the user's call with the offending value in the
-    message, so its tracebacks are short either way: the switch is
-    recorded (for scripts that set and query it) and changes nothing else.
+    While it is on, an error raised inside a layer's `call` or `build` is
+    re-raised (same type, same traceback) with the layer's class and the
+    arguments it received, as Keras does ("Exception encountered when
+    calling Dense.call() ..."). Keras also hides its internal frames;
+    kerasish's tracebacks are short either way and are left whole.
 
     Example:
 
@@ -122,7 +123,8 @@ def enable_traceback_filtering():
 
 
 def disable_traceback_filtering():
-    """Turn traceback filtering off (recorded; see `enable_...`).
+    """Turn traceback filtering off: errors from inside layers are raised
+    as they are (see `enable_traceback_filtering`).
 
     Example:
 
