@@ -337,3 +337,21 @@ def test_attention_dropout_only_in_training(rng):
     assert set(np.unique(dropped.numpy()[scores.numpy() > 0] /
                          scores.numpy()[scores.numpy() > 0]).round(5)) <= \
         {0.0, 2.0}
+
+
+def test_multi_head_attention_rank_and_axes_errors():
+    with pytest.raises(ValueError, match=r"expects `query` of rank 3 or more"
+                       r".*query_shape=\(2, 4\)"):
+        layers.MultiHeadAttention(2, 4)(np.ones((2, 4), "float32"),
+                                        np.ones((2, 4), "float32"))
+    q = np.ones((2, 3, 4), "float32")
+    with pytest.raises(ValueError, match=r"`attention_axes` must be axes of "
+                       r"the inputs, which have rank 3. Received: "
+                       r"attention_axes=\(5,\)"):
+        layers.MultiHeadAttention(2, 4, attention_axes=5)(q, q)
+    with pytest.raises(ValueError, match="attention_axes"):
+        layers.MultiHeadAttention(2, 4, attention_axes=(-4,))(q, q)
+    # In range: both signs name the time axis.
+    for axes in (1, -2):
+        out = layers.MultiHeadAttention(2, 4, attention_axes=axes)(q, q)
+        assert out.shape == (2, 3, 4)

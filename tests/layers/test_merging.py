@@ -182,3 +182,10 @@ def test_merge_model_saves_and_loads(tmp_path):
     loaded = kerasish.saving.load_model(path)
     np.testing.assert_allclose(loaded.predict([A, B], verbose=0),
                                model.predict([A, B], verbose=0), rtol=1e-6)
+
+
+def test_dot_batch_mismatch_is_named_with_shapes():
+    with pytest.raises(ValueError, match=r"different batch sizes. Received "
+                       r"inputs with shapes \(2, 3\) and \(4, 3\)"):
+        layers.Dot(axes=1)([np.ones((2, 3), "float32"),
+                            np.ones((4, 3), "float32")])

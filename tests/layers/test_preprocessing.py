@@ -232,3 +232,27 @@ def test_discretization_errors():
         layers.Discretization(num_bins=3)(np.ones(3))
     with pytest.raises(ValueError, match="output_mode"):
         layers.Discretization(num_bins=3, output_mode="bad")
+
+
+def test_count_weights_must_match_the_ids():
+    layer = layers.CategoryEncoding(3, output_mode="count")
+    ids = np.array([[0, 1], [2, 2]])
+    with pytest.raises(ValueError, match=r"one count weight per id: "
+                       r"`count_weights` has shape \(2, 5\) and the inputs "
+                       r"have shape \(2, 2\)"):
+        layer(ids, count_weights=np.ones((2, 5)))
+    out = layer(ids, count_weights=np.array([[1.0, 2.0], [3.0, 4.0]]))
+    np.testing.assert_array_equal(np.asarray(out), [[1, 2, 0], [0, 0, 7]])
+
+
+def test_discretization_rejects_strings():
+    layer = layers.Discretization(bin_boundaries=[1.0])
+    with pytest.raises(ValueError, match=r"buckets numbers; it received "
+                       r"inputs of dtype <U1 and shape \(1, 1\)"):
+        layer(np.array([["a"]]))
+
+
+def test_normalization_adapt_rejects_strings():
+    with pytest.raises(ValueError, match=r"adapts to numbers; it received "
+                       r"data of dtype <U1 and shape \(2,\)"):
+        layers.Normalization().adapt(np.array(["a", "b"]))

@@ -280,3 +280,15 @@ def test_vocabulary_file(tmp_path):
     with SafeModeScope(True), pytest.raises(ValueError,
                                             match="vocabulary file"):
         layers.StringLookup(vocabulary=str(path))
+
+
+def test_integer_lookup_rejects_string_tokens():
+    with pytest.raises(ValueError, match=r"looks up integers; it received "
+                       r"tokens of dtype <U1: \['a', 'b'\]"):
+        layers.IntegerLookup(vocabulary=["a", "b"])
+    layer = layers.IntegerLookup(vocabulary=[1, 2])
+    with pytest.raises(ValueError, match="looks up integers"):
+        layer(np.array(["a"]))
+    # Floats holding integers are looked up as the integers.
+    np.testing.assert_array_equal(np.asarray(layer(np.array([1.0, 2.0, 3.0]))),
+                                  [1, 2, 0])

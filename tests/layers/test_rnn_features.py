@@ -237,3 +237,19 @@ def test_regularizers_and_constraints(rng):
     model.compile(optimizer="sgd", loss="mse")
     model.fit(x, np.ones((2, 3)), verbose=0)
     assert (layer.cell.recurrent_kernel.numpy() >= 0).all()
+
+
+@pytest.mark.parametrize("cls", [layers.LSTM, layers.GRU, layers.SimpleRNN])
+def test_recall_with_other_features_names_the_built_size(cls):
+    layer = cls(4)
+    layer(np.ones((2, 3, 5), "float32"))
+    with pytest.raises(ValueError, match=r"built for inputs with 5 features, "
+                       r"but received inputs of shape \(2, 3, 6\)"):
+        layer(np.ones((2, 3, 6), "float32"))
+
+
+@pytest.mark.parametrize("cls", [layers.LSTM, layers.GRU, layers.SimpleRNN])
+def test_mask_of_other_length_is_an_error(cls):
+    with pytest.raises(ValueError, match=r"mask of shape \(batch, timesteps\) "
+                       r"= \(2, 3\). Received: mask.shape=\(2, 4\)"):
+        cls(4)(np.ones((2, 3, 5), "float32"), mask=np.ones((2, 4), bool))

@@ -1,12 +1,15 @@
 """`ReLU`: rectified linear unit with optional cap, slope and threshold."""
 from kerasish import activations
 from kerasish.engine.layer import Layer
+from kerasish.layers.arguments import real_number
 from kerasish.saving.object_registration import builtin
 
 
 def _check_non_negative(value, name, allow_none=False):
     if value is None and allow_none:
         return
+    if value is not None:
+        real_number(ReLU, name, value)
     if value is None or value < 0.0:
         what = "a negative value" if allow_none else \
             "None or a negative value"

@@ -133,6 +133,14 @@ class MultiHeadAttention(Layer):
 
     def build(self, query_shape, value_shape, key_shape=None):
         key_shape = value_shape if key_shape is None else key_shape
+        for name, shape in (("query", query_shape), ("value", value_shape),
+                            ("key", key_shape)):
+            if len(shape) < 3:
+                raise ValueError(
+                    f"Layer '{self.name}' (MultiHeadAttention) expects "
+                    f"`{name}` of rank 3 or more, (batch, ..., features). "
+                    f"Received: {name}_shape={tuple(shape)}")
+        self._check_attention_axes(len(value_shape))
         if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):
             raise ValueError(
                 "All dimensions of `value` and `key`, except the last one, "
@@ -186,6 +194,16 @@ class MultiHeadAttention(Layer):
                     dtype=self.dtype_policy,
                     kernel_initializer=fresh(self._kernel_initializer),
                     bias_initializer=fresh(self._bias_initializer))
+
+    def _check_attention_axes(self, rank):
+        """Each attention axis must be an axis of the inputs."""
+        for axis in self._attention_axes or ():
+            if not -rank <= axis < rank:
+                raise ValueError(
+                    f"Layer '{self.name}' (MultiHeadAttention): "
+                    f"`attention_axes` must be axes of the inputs, which "
+                    f"have rank {rank}. Received: "
+                    f"attention_axes={self._attention_axes}")
 
     def _build_attention(self, rank):
         if self._attention_axes is None:

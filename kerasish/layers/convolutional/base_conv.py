@@ -11,20 +11,9 @@ from kerasish import regularizers
 from kerasish.backend import config as backend_config
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
+from kerasish.layers.arguments import positive_int  # noqa: F401 (re-export)
 from kerasish.ops.conv import (
     conv_geometry, fused_conv, spatial_tuple, standardize_padding)
-
-
-def positive_int(layer_cls, name, value, allow_none=False):
-    """Check a count argument (`filters`, `depth_multiplier`, ...)."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(
-            f"{layer_cls.__name__}: invalid value for argument `{name}`. "
-            "Expected a strictly positive integer. "
-            f"Received: {name}={value!r}")
-    return value
 
 
 def spatial_args(layer_cls, rank, **values):

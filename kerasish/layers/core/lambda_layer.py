@@ -1,5 +1,6 @@
 """`Lambda`: wrap an arbitrary function of tensors as a layer."""
 import inspect
+import numbers
 import types
 
 from kerasish import tree
@@ -75,7 +76,7 @@ class Lambda(Layer):
         self.function = function
         self.supports_masking = mask is not None
         self.mask = mask
-        self._output_shape = output_shape
+        self._output_shape = _output_shape_arg(output_shape)
         names = inspect.getfullargspec(function).args
         self._fn_expects_training_arg = "training" in names
         self._fn_expects_mask_arg = "mask" in names
@@ -174,6 +175,21 @@ class Lambda(Layer):
         return super().from_config(config)
 
 
+def _output_shape_arg(value):
+    """`output_shape` is None, a callable, a shape, or a list or dict of
+    shapes (shapes without the batch axis)."""
+    if value is None or callable(value) or _is_shape(value):
+        return value
+    shapes = value.values() if isinstance(value, dict) else value
+    if isinstance(shapes, (list, tuple)) or isinstance(value, dict):
+        if all(_is_shape(s) for s in shapes):
+            return value
+    raise ValueError(
+        "Lambda: invalid value for argument `output_shape`. Expected None, "
+        "a callable, a shape tuple, or a list or dict of shape tuples. "
+        f"Received: output_shape={value!r}")
+
+
 def _is_shape(value):
     return isinstance(value, (tuple, list)) and all(
-        d is None or isinstance(d, int) for d in value)
+        d is None or isinstance(d, numbers.Integral) for d in value)

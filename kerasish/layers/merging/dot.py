@@ -27,6 +27,12 @@ def batch_dot(x, y, axes):
     The output has `x`'s other axes then `y`'s other non-batch axes;
     a result of rank 1 becomes `(batch, 1)`.
     """
+    if x.shape[0] is not None and y.shape[0] is not None and \
+            x.shape[0] != y.shape[0]:
+        raise ValueError(
+            "Cannot do batch_dot on inputs with different batch sizes. "
+            f"Received inputs with shapes {tuple(x.shape)} and "
+            f"{tuple(y.shape)}.")
     x = ops.moveaxis(x, axes[0], -1)
     y = ops.moveaxis(y, axes[1], 1)
     batch, k = x.shape[0], x.shape[-1]

@@ -8,6 +8,7 @@ from kerasish.backend.trace import traced_effect
 from kerasish.engine import call_context
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
+from kerasish.layers.arguments import integer, real_number
 from kerasish.layers.normalization import renorm as renorm_utils
 from kerasish.ops.nn_normalization import standardize
 from kerasish.saving.object_registration import builtin
@@ -82,10 +83,11 @@ class BatchNormalization(Layer):
                  gamma_constraint=None, renorm=False, renorm_clipping=None,
                  renorm_momentum=0.99, synchronized=False, **kwargs):
         super().__init__(**kwargs)
-        self.axis = int(axis)
+        cls = type(self)
+        self.axis = integer(cls, "axis", axis)
         self.synchronized = synchronized
-        self.momentum = float(momentum)
-        self.epsilon = float(epsilon)
+        self.momentum = float(real_number(cls, "momentum", momentum))
+        self.epsilon = float(real_number(cls, "epsilon", epsilon))
         self.center, self.scale = center, scale
         self.beta_initializer = initializers.get(beta_initializer)
         self.gamma_initializer = initializers.get(gamma_initializer)

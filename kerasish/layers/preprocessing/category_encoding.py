@@ -72,8 +72,14 @@ class CategoryEncoding(Layer):
                 f"`'count'`. Received `count_weights={count_weights}`.")
         weights = None if count_weights is None else \
             _numpy(count_weights).astype(self.compute_dtype)
+        ids = _numpy(inputs)
+        if weights is not None and weights.shape != ids.shape:
+            raise ValueError(
+                f"Layer '{self.name}' (CategoryEncoding) needs one count "
+                f"weight per id: `count_weights` has shape {weights.shape} "
+                f"and the inputs have shape {ids.shape}.")
         return Tensor(encode_categorical(
-            _numpy(inputs), self.output_mode, self.num_tokens,
+            ids, self.output_mode, self.num_tokens,
             dtype=self.compute_dtype, count_weights=weights,
             what=f"Layer '{self.name}' (CategoryEncoding)"))
 

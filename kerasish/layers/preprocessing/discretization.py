@@ -117,6 +117,11 @@ class Discretization(Layer):
                 "start using the `Discretization` layer.")
         values = inputs._value if isinstance(inputs, Tensor) else \
             np.asarray(inputs)
+        if values.dtype.kind not in "biuf":
+            raise ValueError(
+                f"Layer '{self.name}' (Discretization) buckets numbers; it "
+                f"received inputs of dtype {values.dtype} and shape "
+                f"{values.shape}.")
         indices = np.digitize(values, np.asarray(self.bin_boundaries,
                                                  values.dtype if
                                                  values.dtype.kind == "f"

@@ -4,6 +4,7 @@ import numpy as np
 from kerasish.backend.tensor import Tensor
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
+from kerasish.layers.arguments import positive_int
 from kerasish.layers.preprocessing import farmhash
 from kerasish.layers.preprocessing.encoding import encode_categorical
 from kerasish.saving.object_registration import builtin
@@ -76,7 +77,8 @@ class HashedCrossing(Layer):
             raise ValueError(
                 "Unknown value for `output_mode`. Allowed values are: "
                 f"('int', 'one_hot'). Received: output_mode={output_mode}")
-        self.num_bins, self.output_mode = num_bins, output_mode
+        self.num_bins = positive_int(type(self), "num_bins", num_bins)
+        self.output_mode = output_mode
         self.sparse = sparse
         self._convert_input_args = False
         self.built = True

@@ -73,7 +73,13 @@ class IndexLookup(Layer):
         return np.int64
 
     def _as_tokens(self, values):
-        return np.asarray(values).astype(np.int64)
+        values = np.asarray(values)
+        if values.size and values.dtype.kind not in "biuf":
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) looks up "
+                f"integers; it received tokens of dtype {values.dtype}: "
+                f"{values.ravel()[:5].tolist()}")
+        return values.astype(np.int64)
 
     def _hash_tokens(self, tokens):
         """OOV bucket hashes of distinct tokens (uint64 Python ints), or

@@ -2,8 +2,7 @@
 from kerasish import ops
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
-from kerasish.layers.regularization.gaussian_noise import \
-    check_unit_interval
+from kerasish.layers.arguments import unit_interval
 from kerasish.saving.object_registration import builtin
 
 _ALPHA = 1.6732632423543772848170429916717
@@ -34,7 +33,7 @@ class AlphaDropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        check_unit_interval(rate, "rate")
+        unit_interval(type(self), "rate", rate)
         self.rate, self.seed, self.noise_shape = rate, seed, noise_shape
         if rate > 0:
             self.seed_generator = random.SeedGenerator(seed)

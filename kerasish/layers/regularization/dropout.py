@@ -1,6 +1,7 @@
 """`Dropout`: randomly zero inputs during training."""
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
+from kerasish.layers.arguments import unit_interval
 from kerasish.saving.object_registration import builtin
 
 
@@ -27,10 +28,7 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= rate <= 1:
-            raise ValueError(
-                f"Invalid value received for argument `rate`. Expected a "
-                f"float value between 0 and 1. Received: rate={rate}")
+        unit_interval(type(self), "rate", rate)
         self.rate = rate
         self.seed = seed
         self.noise_shape = noise_shape

@@ -3,8 +3,7 @@ import math
 
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
-from kerasish.layers.regularization.gaussian_noise import \
-    check_unit_interval
+from kerasish.layers.arguments import unit_interval
 from kerasish.saving.object_registration import builtin
 
 
@@ -27,7 +26,7 @@ class GaussianDropout(Layer):
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
-        check_unit_interval(rate, "rate")
+        unit_interval(type(self), "rate", rate)
         self.rate, self.seed = rate, seed
         if rate > 0:
             self.seed_generator = random.SeedGenerator(seed)

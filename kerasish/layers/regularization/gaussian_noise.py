@@ -1,14 +1,8 @@
 """`GaussianNoise`: add zero-centred Gaussian noise in training."""
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
+from kerasish.layers.arguments import unit_interval
 from kerasish.saving.object_registration import builtin
-
-
-def check_unit_interval(value, name):
-    if not 0 <= value <= 1:
-        raise ValueError(
-            f"Invalid value received for argument `{name}`. Expected a "
-            f"float value between 0 and 1. Received: {name}={value}")
 
 
 @builtin("keras.layers")
@@ -32,7 +26,7 @@ class GaussianNoise(Layer):
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
-        check_unit_interval(stddev, "stddev")
+        unit_interval(type(self), "stddev", stddev)
         self.stddev, self.seed = stddev, seed
         if stddev > 0:
             self.seed_generator = random.SeedGenerator(seed)

@@ -177,9 +177,18 @@ class RNN(Layer):
         if self.unroll and sequences.shape[1] is None:
             raise ValueError(
                 "Cannot unroll a RNN if the time dimension is undefined.")
+        self._check_features(sequences)
         states = self._initial_states(sequences, initial_state)
         mask = mask_array(tree.flatten(mask)[0] if tree.is_nested(mask)
                           else mask)
+        if mask is not None and tuple(mask.shape) != \
+                tuple(sequences.shape[:2]):
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) expects a "
+                "mask of shape (batch, timesteps) = "
+                f"{tuple(sequences.shape[:2])}. Received: mask.shape="
+                f"{tuple(mask.shape)} for inputs of shape "
+                f"{tuple(sequences.shape)}")
         self._prepare_dropout(self.cell, sequences[:, 0], states)
         try:
             output, states = self.inner_loop(sequences, states, mask,
@@ -196,6 +205,20 @@ class RNN(Layer):
                                 else [states])]
             return (output, *states)
         return output
+
+    def _check_features(self, sequences):
+        """A cell with a dense `kernel` takes the feature size it was
+        built for."""
+        kernel = getattr(self.cell, "kernel", None)
+        shape = getattr(kernel, "shape", None)
+        if shape is None or len(shape) != 2 or len(sequences.shape) != 3:
+            return
+        if sequences.shape[-1] is not None and \
+                sequences.shape[-1] != shape[0]:
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) was built for "
+                f"inputs with {shape[0]} features, but received inputs of "
+                f"shape {tuple(sequences.shape)}")
 
     def _initial_states(self, sequences, initial_state):
         batch = sequences.shape[0]
