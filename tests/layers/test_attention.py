@@ -355,3 +355,13 @@ def test_multi_head_attention_rank_and_axes_errors():
     for axes in (1, -2):
         out = layers.MultiHeadAttention(2, 4, attention_axes=axes)(q, q)
         assert out.shape == (2, 3, 4)
+
+
+@pytest.mark.parametrize("cls", [layers.Attention, layers.AdditiveAttention])
+def test_attention_needs_steps_and_features(cls):
+    flat = np.ones((2, 4), "float32")
+    with pytest.raises(ValueError, match=r"expects `query` of shape \(batch, "
+                       r"steps, features\). Received: query of shape \(2, 4\)"):
+        cls()([flat, flat])
+    with pytest.raises(ValueError, match=r"`value` of shape .* \(None, 4\)"):
+        cls()([kerasish.Input((3, 4)), kerasish.Input((4,))])

@@ -34,6 +34,7 @@ class AdditiveAttention(Attention):
 
     def build(self, input_shape):
         self._validate_inputs(input_shape)
+        self._check_ranks(input_shape)
         self.scale = None
         if self.use_scale:
             self.scale = self.add_weight(

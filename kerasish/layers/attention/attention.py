@@ -65,6 +65,7 @@ class Attention(Layer):
 
     def build(self, input_shape):
         self._validate_inputs(input_shape)
+        self._check_ranks(input_shape)
         self.scale = None
         self.concat_score_weight = None
         if self.use_scale:
@@ -137,6 +138,15 @@ class Attention(Layer):
     def compute_output_spec(self, inputs, **kwargs):
         self._validate_inputs(inputs, kwargs.get("mask"))
         return trace_output_spec(self.__call__, (inputs,), kwargs)
+
+    def _check_ranks(self, input_shapes):
+        """Query, value and key are `(batch, steps, features)`."""
+        for name, shape in zip(("query", "value", "key"), input_shapes):
+            if len(shape) < 3:
+                raise ValueError(
+                    f"Layer '{self.name}' ({type(self).__name__}) expects "
+                    f"`{name}` of shape (batch, steps, features). Received: "
+                    f"{name} of shape {tuple(shape)}")
 
     def _validate_inputs(self, inputs, mask=None):
         name = type(self).__name__
