@@ -146,6 +146,17 @@ def test_unbuilt_model_is_refused(tmp_path):
         cb.on_train_begin()
 
 
+@pytest.fixture
+def python_sigint_handler():
+    """Python's own Ctrl-C handler, as in a terminal. A process started in
+    the background by a shell (as CI may be) inherits SIGINT ignored, and
+    then kerasish rightly leaves the signal alone."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("python_sigint_handler")
 def test_ctrl_c_stops_after_the_batch_and_resumes_exactly(tmp_path):
     reference, ref_history = train(str(tmp_path / "ref"))
     events = []
