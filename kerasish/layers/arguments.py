@@ -25,26 +25,12 @@ def integer(layer_cls, name, value):
     return int(value)
 
 
-def real_number(layer_cls, name, value, low=None, high=None,
-                allow_none=False):
-    """Check a real-valued argument (a rate, a slope ...) lies in
-    `[low, high]` (either bound may be None)."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
-            (low is not None and not value >= low) or \
-            (high is not None and not value <= high):
-        if low is not None and high is not None:
-            expected = f"a number between {low} and {high}"
-        elif low is not None:
-            expected = f"a number >= {low}"
-        elif high is not None:
-            expected = f"a number <= {high}"
-        else:
-            expected = "a number"
+def real_number(layer_cls, name, value):
+    """Check a real-valued argument (a slope, a momentum ...)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(
             f"{layer_cls.__name__}: invalid value received for argument "
-            f"`{name}`. Expected {expected}. Received: {name}={value!r}")
+            f"`{name}`. Expected a number. Received: {name}={value!r}")
     return value
 
 

@@ -132,11 +132,11 @@ class Normalization(Layer):
                 list, a generator, a `PyDataset`), possibly `(x, y)` pairs.
         """
         first, batches = adapt_utils.peek_batches(data)
-        kind = np.asarray(first).dtype.kind
-        if kind not in "biuf":
+        dtype = np.asarray(first).dtype
+        if dtype.kind not in "biuf":
             raise ValueError(
                 f"Layer '{self.name}' (Normalization) adapts to numbers; it "
-                f"received data of dtype {np.asarray(first).dtype} and shape "
+                f"received data of dtype {dtype} and shape "
                 f"{tuple(first.shape)}.")
         if not self.built:
             self.build(tuple(first.shape))
