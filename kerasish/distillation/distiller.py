@@ -129,19 +129,6 @@ class Distiller(Model):
         super().compile(optimizer=optimizer, loss=None, metrics=metrics,
                         **kwargs)
 
-    def compile_from_config(self, config):
-        """Not restored on load (Keras's rule for a custom `compile`):
-        warns; call `compile()` again after loading."""
-        import warnings
-        del config
-        warnings.warn(
-            "`compile()` was not called as part of model loading because "
-            "the model's `compile()` method is custom. All subclassed Models "
-            "that have `compile()` overridden should also override "
-            "`get_compile_config()` and `compile_from_config(config)`. "
-            "Alternatively, you can call `compile()` manually after "
-            "loading.", stacklevel=2)
-
     def call(self, inputs, training=None, **kwargs):
         return self.student(inputs, training=training, **kwargs)
 

@@ -136,6 +136,18 @@ class Trainer:
         return serialize_keras_object(self._compile_config)
 
     def compile_from_config(self, config):
+        """Compile from `get_compile_config()`'s dict (on load and
+        clone). A model whose `compile` is its own is not compiled: it
+        warns, as Keras does, and the caller compiles it by hand."""
+        if type(self).compile is not Trainer.compile:
+            warnings.warn(
+                "`compile()` was not called as part of model loading "
+                "because the model's `compile()` method is custom. All "
+                "subclassed Models that have `compile()` overridden should "
+                "also override `get_compile_config()` and "
+                "`compile_from_config(config)`. Alternatively, you can call "
+                "`compile()` manually after loading.", stacklevel=2)
+            return
         from kerasish.saving.serialization_lib import \
             deserialize_keras_object
         config = deserialize_keras_object(config)

@@ -178,3 +178,47 @@ def test_bad_multi_output_configurations(compile_kwargs, message):
 def test_bad_argument_types_raise_at_compile(compile_kwargs, message):
     with pytest.raises(ValueError, match=message):
         single().compile("sgd", **compile_kwargs)
+
+
+@kerasish.saving.register_keras_serializable(package="test_compile_api")
+class _OwnCompile(kerasish.Model):
+    """A subclassed model whose `compile` takes its own arguments."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = layers.Dense(1)
+
+    def call(self, inputs):
+        return self.dense(inputs)
+
+    def compile(self, learning_rate=0.1, **kwargs):
+        super().compile(optimizer=kerasish.optimizers.SGD(learning_rate),
+                        loss="mse")
+
+
+def test_compile_from_config_leaves_a_custom_compile_to_the_user(
+        tmp_path):
+    model = _OwnCompile()
+    model.compile(learning_rate=0.5)
+    model(X)
+    with pytest.warns(UserWarning, match="`compile\\(\\)` was not called"):
+        model.compile_from_config(model.get_compile_config())
+    # Untouched: still the user's own compile.
+    assert model.optimizer.learning_rate.numpy() == pytest.approx(0.5)
+    model.save(tmp_path / "own.keras")
+    with pytest.warns(UserWarning, match="method is custom"):
+        loaded = kerasish.saving.load_model(tmp_path / "own.keras")
+    assert not loaded.compiled
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0),
+                                  model.predict(X, verbose=0))
+    with pytest.warns(UserWarning, match="method is custom"):
+        assert not kerasish.models.clone_model(model).compiled
+
+
+def test_compile_from_config_on_a_plain_model_compiles_it(recwarn):
+    model = single()
+    model.compile(optimizer="sgd", loss="mae", metrics=["mse"])
+    clone = kerasish.models.clone_model(model)
+    assert clone.compiled and clone.optimizer is not model.optimizer
+    assert clone.loss == "mae"
+    assert not [w for w in recwarn if "was not called" in str(w.message)]
