@@ -361,7 +361,7 @@ def assert_same_paths(a, b):
         raise ValueError(message)
 
 
-# -- rewriting ---------------------------------------------------------------------
+# -- rewriting ----------------------------------------------------------------
 def traverse(func, structure, top_down=True):
     """Depth-first walk applying `func` to every sub-tree; returns the result.
 

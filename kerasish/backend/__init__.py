@@ -4,8 +4,8 @@
 (`backend()`, `floatx()`, `epsilon()`, `image_data_format()`, ...).
 """
 from kerasish.backend import allocator  # noqa: F401  (tunes glibc once)
-from kerasish.backend.config import (backend, floatx, set_floatx, epsilon,  # noqa: F401
-                                     set_epsilon, image_data_format,
+from kerasish.backend.config import (backend, floatx, set_floatx,  # noqa: F401
+                                     epsilon, set_epsilon, image_data_format,
                                      set_image_data_format,
                                      standardize_data_format)
 from kerasish.backend.dtypes import standardize_dtype, result_type  # noqa: F401

@@ -269,7 +269,7 @@ class TensorBoard(Callback):
                   "w") as f:
             f.write("\n".join(lines) + ("\n" if lines else ""))
 
-    # -- profiling ---------------------------------------------------------------
+    # -- profiling ------------------------------------------------------------
     def _record_trace(self, step):
         request = getattr(self, "_request", None)
         runner = getattr(getattr(self.model, "_fit_state", None), "runner",

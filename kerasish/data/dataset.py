@@ -70,7 +70,7 @@ class Dataset:
         self._make_iterator = make_iterator
         self._cardinality = cardinality
 
-    # -- sources ----------------------------------------------------------------
+    # -- sources --------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors):
         """One element per slice along the first axis of `tensors`.
@@ -136,7 +136,7 @@ class Dataset:
             INFINITE if all(c == INFINITE for c in cards) else UNKNOWN)
         return Dataset(iterate, card)
 
-    # -- iteration ----------------------------------------------------------------
+    # -- iteration ------------------------------------------------------------
     def __iter__(self):
         return iter(self._make_iterator())
 
@@ -152,7 +152,7 @@ class Dataset:
             raise TypeError("The dataset length is infinite or unknown.")
         return self._cardinality
 
-    # -- transformations ------------------------------------------------------------
+    # -- transformations ------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None):
         """Apply `map_func` to each element (tuples unpacked as args)."""
         def iterate():

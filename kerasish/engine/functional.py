@@ -76,7 +76,7 @@ class Functional(Model):
                         f"it depends on the input '{node.operation.name}', "
                         "which is not among the model's inputs.")
 
-    # -- structure ---------------------------------------------------------------
+    # -- structure ------------------------------------------------------------
     @property
     def layers(self):
         """Layers of the graph (InputLayers included), in Keras's order."""
@@ -131,7 +131,7 @@ class Functional(Model):
     def input_spec(self, value):
         self._manual_input_spec = value
 
-    # -- execution ----------------------------------------------------------------
+    # -- execution ------------------------------------------------------------
     def call(self, inputs, training=None, mask=None):
         flat = self._standardize_inputs(inputs)
         if mask is not None:
@@ -201,7 +201,7 @@ class Functional(Model):
         # What Keras records for a functional model (built when created).
         return {"input_shape": None}
 
-    # -- serialization --------------------------------------------------------------
+    # -- serialization --------------------------------------------------------
     def get_config(self):
         from kerasish.saving.functional_config import functional_config
         return functional_config(self)

@@ -401,7 +401,7 @@ class Layer(Operation, QuantizationHooks):
                 "it manually via: `layer.build(input_shape)`.")
         return int(sum(np.prod(v.shape) for v in self.weights))
 
-    # -- losses ------------------------------------------------------------------
+    # -- losses ---------------------------------------------------------------
     def add_loss(self, loss):
         """Add a scalar loss tensor (collected in `losses` for training)."""
         if call_context.in_trace():
@@ -426,7 +426,7 @@ class Layer(Operation, QuantizationHooks):
         for layer in self._flatten_layers():
             layer._losses = []
 
-    # -- building ----------------------------------------------------------------
+    # -- building -------------------------------------------------------------
     def build(self, input_shape):
         """Create the layer's weights; called once, before the first call."""
         self.built = True
@@ -617,11 +617,12 @@ class Layer(Operation, QuantizationHooks):
         """Output shape(s) for the given input shape(s)."""
         first = args[0] if args else next(iter(kwargs.values()))
         placeholders = (first if hasattr(first, "shape") else
-                        _specs_from_shapes(_as_shapes(first), self.compute_dtype))
+                        _specs_from_shapes(_as_shapes(first),
+                                           self.compute_dtype))
         spec = trace_output_spec(self.__call__, (placeholders,), {})
         return tree.map_structure(lambda t: t.shape, spec)
 
-    # -- graph introspection ------------------------------------------------------
+    # -- graph introspection --------------------------------------------------
     def _node_attr(self, attr, what):
         if not self._inbound_nodes:
             raise AttributeError(
@@ -647,7 +648,7 @@ class Layer(Operation, QuantizationHooks):
     def output_shape(self):
         return tree.map_structure(lambda t: t.shape, self.output)
 
-    # -- serialization ------------------------------------------------------------
+    # -- serialization --------------------------------------------------------
     def get_config(self):
         """Constructor arguments as a JSON-friendly dict."""
         config = {"name": self.name}
@@ -699,7 +700,7 @@ class Layer(Operation, QuantizationHooks):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
-# -- helpers ------------------------------------------------------------------------
+# -- helpers ------------------------------------------------------------------
 def _auto_config(cls, args, kwargs):
     try:
         names = list(inspect.signature(cls.__init__).parameters)[1:]

@@ -132,7 +132,7 @@ class Model(Trainer, Layer):
             return
         super()._maybe_build(args, kwargs)
 
-    # -- quantization -----------------------------------------------------------
+    # -- quantization ---------------------------------------------------------
     def quantize(self, mode=None, config=None, filters=None, **kwargs):
         """Quantize the weights of the model's layers, in place.
 

@@ -13,7 +13,9 @@ _scope = threading.local()
 
 
 def to_snake_case(name):
-    """`"BatchNormalization"` -> `"batch_normalization"`, `"Conv2D"` -> `"conv2d"`."""
+    """`"BatchNormalization"` -> `"batch_normalization"`,
+    `"Conv2D"` -> `"conv2d"`.
+    """
     name = re.sub(r"\W+", "", name)
     name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()

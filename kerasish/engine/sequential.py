@@ -160,7 +160,7 @@ class Sequential(Model):
             outputs = layer(outputs)
         return outputs
 
-    # -- graph facade ------------------------------------------------------------
+    # -- graph facade ---------------------------------------------------------
     def _graph(self, what):
         if self._functional is None:
             raise AttributeError(
@@ -217,7 +217,7 @@ class Sequential(Model):
             return self._functional.compute_output_shape(input_shape)
         return super().compute_output_shape(input_shape)
 
-    # -- serialization --------------------------------------------------------------
+    # -- serialization --------------------------------------------------------
     def get_config(self):
         from kerasish.saving.serialization_lib import serialize_keras_object
         config = {"name": self.name, "trainable": self.trainable,

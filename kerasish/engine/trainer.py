@@ -155,7 +155,7 @@ class Trainer:
         if self.built and self.optimizer is not None:
             self.optimizer.build(self.trainable_variables)
 
-    # -- metrics ----------------------------------------------------------------
+    # -- metrics --------------------------------------------------------------
     @property
     def metrics(self):
         """The loss tracker, compiled metrics, output losses, then user
@@ -206,7 +206,7 @@ class Trainer:
             return metric_logs
         return logs
 
-    # -- steps --------------------------------------------------------------------
+    # -- steps ----------------------------------------------------------------
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None,
                      training=True):
         """Compiled loss plus `model.losses` (regularization)."""
@@ -324,7 +324,7 @@ class Trainer:
         return self._traced("predict", self._predict_forward, (x,),
                             self._weights_key())
 
-    # -- loops ------------------------------------------------------------------
+    # -- loops ----------------------------------------------------------------
     def _runtime_or_default(self):
         if self._runtime is None:
             from kerasish.distribute import current_runtime
@@ -430,7 +430,7 @@ class Trainer:
             return logs
         return self._flatten_metrics_in_order(logs)
 
-    # -- building ----------------------------------------------------------------
+    # -- building -------------------------------------------------------------
     def _symbolic_build(self, batch):
         """Build the model (and the optimizer's slots) from a data batch."""
         if not self.built:

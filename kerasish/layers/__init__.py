@@ -18,7 +18,7 @@ from kerasish.layers.core.identity import Identity  # noqa: F401
 from kerasish.layers.core.lambda_layer import Lambda  # noqa: F401
 from kerasish.layers.core.masking import Masking  # noqa: F401
 
-# -- activations ----------------------------------------------------------------
+# -- activations --------------------------------------------------------------
 from kerasish.layers.activations.activation import Activation  # noqa: F401
 from kerasish.layers.activations.relu import ReLU  # noqa: F401
 from kerasish.layers.activations.leaky_relu import LeakyReLU  # noqa: F401
@@ -26,7 +26,7 @@ from kerasish.layers.activations.prelu import PReLU  # noqa: F401
 from kerasish.layers.activations.elu import ELU  # noqa: F401
 from kerasish.layers.activations.softmax import Softmax  # noqa: F401
 
-# -- convolution and pooling ------------------------------------------------------
+# -- convolution and pooling --------------------------------------------------
 from kerasish.layers.convolutional.conv1d import Conv1D  # noqa: F401
 from kerasish.layers.convolutional.conv2d import Conv2D  # noqa: F401
 from kerasish.layers.convolutional.conv3d import Conv3D  # noqa: F401
@@ -91,7 +91,7 @@ GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D = (
 GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D = (
     GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAveragePooling3D)
 
-# -- normalization ----------------------------------------------------------------
+# -- normalization ------------------------------------------------------------
 from kerasish.layers.normalization.batch_normalization import (  # noqa: F401
     BatchNormalization)
 from kerasish.layers.normalization.layer_normalization import (  # noqa: F401
@@ -102,10 +102,10 @@ from kerasish.layers.normalization.unit_normalization import (  # noqa: F401
     UnitNormalization)
 from kerasish.layers.normalization.rms_normalization import (  # noqa: F401
     RMSNormalization)
-from kerasish.layers.normalization.spectral_normalization import (  # noqa: F401,E501
+from kerasish.layers.normalization.spectral_normalization import (  # noqa: F401
     SpectralNormalization)
 
-# -- regularization ---------------------------------------------------------------
+# -- regularization -----------------------------------------------------------
 from kerasish.layers.regularization.dropout import Dropout  # noqa: F401
 from kerasish.layers.regularization.spatial_dropout import (  # noqa: F401
     SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
@@ -115,10 +115,10 @@ from kerasish.layers.regularization.gaussian_dropout import (  # noqa: F401
     GaussianDropout)
 from kerasish.layers.regularization.alpha_dropout import (  # noqa: F401
     AlphaDropout)
-from kerasish.layers.regularization.activity_regularization import (  # noqa: F401,E501
+from kerasish.layers.regularization.activity_regularization import (  # noqa
     ActivityRegularization)
 
-# -- recurrent --------------------------------------------------------------------
+# -- recurrent ----------------------------------------------------------------
 from kerasish.layers.rnn.rnn import RNN  # noqa: F401
 from kerasish.layers.rnn.stacked_rnn_cells import StackedRNNCells  # noqa: F401
 from kerasish.layers.rnn.simple_rnn import (  # noqa: F401
@@ -133,20 +133,21 @@ from kerasish.layers.rnn.wrapper import Wrapper  # noqa: F401
 from kerasish.layers.rnn.time_distributed import (  # noqa: F401
     TimeDistributed)
 # The framework wrappers import torch/jax/flax only when one is created.
-from kerasish.layers.wrappers.torch_module_wrapper import (  # noqa: F401,E501
+from kerasish.layers.wrappers.torch_module_wrapper import (  # noqa: F401
     TorchModuleWrapper)
-from kerasish.layers.wrappers.jax_layer import FlaxLayer, JaxLayer  # noqa: F401,E501
+from kerasish.layers.wrappers.jax_layer import (  # noqa: F401
+    FlaxLayer, JaxLayer)
 
-# -- attention --------------------------------------------------------------------
+# -- attention ----------------------------------------------------------------
 from kerasish.layers.attention.attention import Attention  # noqa: F401
 from kerasish.layers.attention.additive_attention import (  # noqa: F401
     AdditiveAttention)
 from kerasish.layers.attention.multi_head_attention import (  # noqa: F401
     MultiHeadAttention)
-from kerasish.layers.attention.grouped_query_attention import (  # noqa: F401,E501
+from kerasish.layers.attention.grouped_query_attention import (  # noqa: F401
     GroupQueryAttention)
 
-# -- merging ----------------------------------------------------------------------
+# -- merging ------------------------------------------------------------------
 from kerasish.layers.merging.add import Add, add  # noqa: F401
 from kerasish.layers.merging.subtract import Subtract, subtract  # noqa: F401
 from kerasish.layers.merging.multiply import Multiply, multiply  # noqa: F401
@@ -157,7 +158,7 @@ from kerasish.layers.merging.concatenate import (  # noqa: F401
     Concatenate, concatenate)
 from kerasish.layers.merging.dot import Dot, dot  # noqa: F401
 
-# -- reshaping --------------------------------------------------------------------
+# -- reshaping ----------------------------------------------------------------
 from kerasish.layers.reshaping.flatten import Flatten  # noqa: F401
 from kerasish.layers.reshaping.reshape import Reshape  # noqa: F401
 from kerasish.layers.reshaping.permute import Permute  # noqa: F401
@@ -175,7 +176,7 @@ from kerasish.layers.reshaping.up_sampling1d import UpSampling1D  # noqa: F401
 from kerasish.layers.reshaping.up_sampling2d import UpSampling2D  # noqa: F401
 from kerasish.layers.reshaping.up_sampling3d import UpSampling3D  # noqa: F401
 
-# -- preprocessing ----------------------------------------------------------------
+# -- preprocessing ------------------------------------------------------------
 from kerasish.layers.preprocessing.normalization import (  # noqa: F401
     Normalization)
 from kerasish.layers.preprocessing.rescaling import Rescaling  # noqa: F401
@@ -190,18 +191,19 @@ from kerasish.layers.preprocessing.string_lookup import (  # noqa: F401
 from kerasish.layers.preprocessing.hashed_crossing import (  # noqa: F401
     HashedCrossing)
 from kerasish.layers.preprocessing.hashing import Hashing  # noqa: F401
-from kerasish.layers.preprocessing.text_vectorization import (  # noqa: F401,E501
+from kerasish.layers.preprocessing.text_vectorization import (  # noqa: F401
     TextVectorization)
-from kerasish.layers.preprocessing.audio.stft_spectrogram import (  # noqa: F401,E501
+from kerasish.layers.preprocessing.audio.stft_spectrogram import (  # noqa: F401
     STFTSpectrogram)
-from kerasish.layers.preprocessing.audio.mel_spectrogram import (  # noqa: F401,E501
+from kerasish.layers.preprocessing.audio.mel_spectrogram import (  # noqa: F401
     MelSpectrogram)
 from kerasish.layers.preprocessing.image import *  # noqa: F401,F403,E402
 
-# -- feature columns ----------------------------------------------------------------
-from kerasish.feature_column.dense_features import DenseFeatures  # noqa: F401,E402
+# -- feature columns ----------------------------------------------------------
+from kerasish.feature_column.dense_features import (  # noqa: F401,E402
+    DenseFeatures)
 
-# -- end of families ----------------------------------------------------------------
+# -- end of families ----------------------------------------------------------
 
 _builtin("keras.layers")(InputLayer)
 _builtin("keras.layers")(Layer)

@@ -168,7 +168,8 @@ def _checked_labels(labels, num_classes, squeeze):
         if labels.size and not (np.floor(labels) == labels).all():
             raise ValueError(
                 "Sparse labels must be integer class indices. Received "
-                f"non-integer values such as {labels[labels != np.floor(labels)][0]!r}")
+                "non-integer values such as "
+                f"{labels[labels != np.floor(labels)][0]!r}")
     labels = labels.astype(np.int64, copy=False)
     if labels.size:
         lo, hi = labels.min(), labels.max()
@@ -259,6 +260,6 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     return knp.divide(x, knp.maximum(norm, eps))
 from kerasish.ops.nn_extra import *  # noqa: F401,F403,E402
 # keras.ops.nn also exposes the convolution and pooling ops.
-from kerasish.ops.conv import (average_pool, conv, conv_transpose,  # noqa: F401,E402,E501
-                               depthwise_conv, max_pool, separable_conv,
-                               adaptive_average_pool, adaptive_max_pool)
+from kerasish.ops.conv import (  # noqa: F401,E402
+    average_pool, conv, conv_transpose, depthwise_conv, max_pool,
+    separable_conv, adaptive_average_pool, adaptive_max_pool)

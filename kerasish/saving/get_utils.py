@@ -68,7 +68,8 @@ def _document(get, serialize, deserialize, module, kind):
 
     Args:
         identifier: `None` (returned as is), a built-in or registered
-            name, a serialized dict, a class (instantiated) or a callable.{example}"""
+            name, a serialized dict, a class (instantiated) or a
+            callable.{example}"""
     serialize.__doc__ = f"""The serialized (JSON-friendly) form of a {kind}.
 
     Args:
@@ -77,4 +78,5 @@ def _document(get, serialize, deserialize, module, kind):
 
     Args:
         config: A serialized dict (or a name).
-        custom_objects: Optional dict of name -> user class or function.{example}"""
+        custom_objects: Optional dict of name -> user class or
+            function.{example}"""

@@ -168,7 +168,7 @@ class LayerProbe:
                 x, site=record, where="out"))
         return outputs
 
-    # -- reports ----------------------------------------------------------------
+    # -- reports --------------------------------------------------------------
     def diagnose(self):
         """Where the first non-finite value appeared, as a sentence."""
         for record in sorted(self.records, key=lambda r: r.end):

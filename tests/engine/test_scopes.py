@@ -43,7 +43,7 @@ def test_clear_session_empties_name_scopes():
     assert keras.Variable(1.0, name="w").path == "w"
 
 
-# -- device, remat, symbolic ------------------------------------------------------
+# -- device, remat, symbolic --------------------------------------------------
 @pytest.mark.parametrize("name", ["cpu", "cpu:0", "CPU:1"])
 def test_device_accepts_cpu(name):
     with keras.device(name):
@@ -95,7 +95,7 @@ def test_symbolic_scope_suppresses_state_updates():
     np.testing.assert_array_equal(bn.moving_mean, np.zeros(3))
 
 
-# -- StatelessScope -----------------------------------------------------------------
+# -- StatelessScope -----------------------------------------------------------
 def test_stateless_scope_substitutes_and_collects_values():
     v = keras.Variable([1.0, 2.0])
     w = keras.Variable([7.0])

@@ -1,4 +1,6 @@
-"""fit/evaluate/predict behaviour pinned to Keras 3 (KERAS_REFERENCE §1, §6)."""
+"""fit/evaluate/predict behaviour pinned to Keras 3
+(KERAS_REFERENCE §1, §6).
+"""
 import numpy as np
 import pytest
 

@@ -28,11 +28,21 @@ FINGERPRINT64 = [
     ('zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', 5086449818304071900),
     ('qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq', 11164373249901463617),
     ('wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww', 10288982810780904042),
-    ('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', 11157829891535900755),
-    ('rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr', 2541438898951119077),
-    ('ttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt', 14038938803707132464),
-    ('0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789', 10720775057524481284),
-    ('long string long string long string long string long string long string long string long string long string long string long string long string long string long string long string long string long string long string long string long string ', 14552952381666392067),
+    ('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+     11157829891535900755),
+    ('rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr',
+     2541438898951119077),
+    ('ttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt',
+     14038938803707132464),
+    ('01234567890123456789012345678901234567890123456789'
+     '01234567890123456789012345678901234567890123456789'
+     '012345678901234567890123456789',
+     10720775057524481284),
+    ('long string long string long string long string long string '
+     'long string long string long string long string long string '
+     'long string long string long string long string long string '
+     'long string long string long string long string long string ',
+     14552952381666392067),
 ]
 
 

@@ -34,7 +34,7 @@ def _data():
     return x, x.sum(1, keepdims=True)
 
 
-# -- interactive logging ---------------------------------------------------------
+# -- interactive logging ------------------------------------------------------
 def test_interactive_logging_switch_is_shared_by_config_and_utils():
     assert keras.utils.is_interactive_logging_enabled()
     keras.utils.disable_interactive_logging()
@@ -86,7 +86,7 @@ def test_print_msg_writes_stdout_when_interactive(capsys):
     assert capsys.readouterr().out == "ab\n"
 
 
-# -- traceback filtering and flash attention ------------------------------------
+# -- traceback filtering and flash attention ----------------------------------
 def test_traceback_filtering_is_recorded():
     assert keras.config.is_traceback_filtering_enabled()
     keras.config.disable_traceback_filtering()
@@ -135,7 +135,7 @@ def test_flash_attention_unused_on_the_unfused_path():
     assert layer(x, x).shape == (1, 2, 3, 4)
 
 
-# -- epoch and step caps --------------------------------------------------------
+# -- epoch and step caps ------------------------------------------------------
 def test_caps_limit_fit_evaluate_predict_with_keras_warnings_and_numbers():
     # Reference: the same script under Keras 3.15.1 (JAX backend) printed
     # loss [0.08129, 0.31323], val_loss [0.04187, 0.08499], predict (6, 1).
@@ -187,7 +187,7 @@ def test_caps_read_from_environment(variable, getter):
     assert out.strip() == "4"
 
 
-# -- backend ----------------------------------------------------------------------
+# -- backend ------------------------------------------------------------------
 def test_set_backend_accepts_numpy_only(monkeypatch):
     monkeypatch.delenv("KERAS_BACKEND", raising=False)
     keras.config.set_backend("numpy")
@@ -203,7 +203,7 @@ def test_nnx_is_never_enabled():
     assert keras.config.is_nnx_enabled() is False
 
 
-# -- keras.utils.Config -------------------------------------------------------------
+# -- keras.utils.Config -------------------------------------------------------
 def test_config_attribute_and_item_access_and_json():
     config = keras.utils.Config(learning_rate=0.1, momentum=0.9)
     config.use_ema = True

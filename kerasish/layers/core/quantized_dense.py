@@ -131,7 +131,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         return unpack_int4(self.quantized_kernel, self.units, axis=0,
                            dtype="uint8")
 
-    # -- calls ------------------------------------------------------------------
+    # -- calls ----------------------------------------------------------------
     def _finish(self, x):
         if self.bias is not None:
             x = ops.add(x, self.bias)
@@ -186,7 +186,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
 
     _awq_call = _gptq_call
 
-    # -- quantize ------------------------------------------------------------------
+    # -- quantize -------------------------------------------------------------
     def quantize(self, mode=None, type_check=True, config=None):
         """Replace the float kernel by its quantized form.
 

@@ -39,7 +39,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
                                    initializer=initializer, dtype=dtype,
                                    trainable=False)
 
-    # -- building ---------------------------------------------------------------
+    # -- building -------------------------------------------------------------
     def quantized_build(self, kernel_shape, mode, config=None):
         """Create the variables of quantization `mode`."""
         builders = {"int8": self._int8_build, "int4": self._int4_build,
@@ -163,7 +163,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
                                                key=order.__getitem__))
         return scale
 
-    # -- the kernel seen by users ------------------------------------------------
+    # -- the kernel seen by users ---------------------------------------------
     def _quantized_kernel_value(self):
         from kerasish.quantizers import unpack_int4
         mode = self.quantization_mode
@@ -184,7 +184,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
                            getattr(self, f"{mode}_unpacked_column_size"),
                            axis=0, dtype="uint8")
 
-    # -- calls ---------------------------------------------------------------------
+    # -- calls ----------------------------------------------------------------
     def _finish(self, x):
         if self.bias is not None:
             x = ops.add(x, self.bias)
@@ -258,7 +258,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
 
     _awq_call = _gptq_call
 
-    # -- quantize --------------------------------------------------------------------
+    # -- quantize -------------------------------------------------------------
     def quantize(self, mode=None, type_check=True, config=None):
         """Replace the float kernel by its quantized form.
 

@@ -60,8 +60,8 @@ class ConvLSTM1D(ConvLSTM):
         training: Enables dropout.
 
     Returns:
-        The last output (samples, new_rows, filters) (channels-last), or the whole
-        sequence with a time axis after the batch with
+        The last output (samples, new_rows, filters) (channels-last), or
+        the whole sequence with a time axis after the batch with
         `return_sequences`; then `h` and `c` with `return_state`.
 
     Example:

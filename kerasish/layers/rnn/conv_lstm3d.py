@@ -21,9 +21,10 @@ class ConvLSTM3D(ConvLSTM):
             `strides > 1` is incompatible with `dilation_rate > 1`.
         padding: `"valid"` (default) or `"same"` (input convolution; the
             recurrent convolution is always `"same"`).
-        data_format: `"channels_last"` ((samples, time, depth, rows, cols, channels)) or
-            `"channels_first"` ((samples, time, channels, depth, rows, cols)). Defaults to
-            `keras.config.image_data_format()`.
+        data_format: `"channels_last"`
+            ((samples, time, depth, rows, cols, channels)) or
+            `"channels_first"` ((samples, time, channels, depth, rows, cols)).
+            Defaults to `keras.config.image_data_format()`.
         dilation_rate: int or tuple of 3 integers. Defaults to 1.
         activation: Defaults to `"tanh"`.
         recurrent_activation: Activation of the gates. Defaults to
@@ -53,16 +54,18 @@ class ConvLSTM3D(ConvLSTM):
             masked outputs. Default `False`.
 
     Call arguments:
-        inputs: 6D tensor ((samples, time, depth, rows, cols, channels) for channels-last).
+        inputs: 6D tensor ((samples, time, depth, rows, cols, channels)
+            for channels-last).
         initial_state: Optional `[h, c]`, each of the state's shape.
         mask: Optional `(samples, time)` boolean mask: masked timesteps
             keep the previous states.
         training: Enables dropout.
 
     Returns:
-        The last output (samples, new_depth, new_rows, new_cols, filters) (channels-last), or the whole
-        sequence with a time axis after the batch with
-        `return_sequences`; then `h` and `c` with `return_state`.
+        The last output (samples, new_depth, new_rows, new_cols, filters)
+        (channels-last), or the whole sequence with a time axis after the
+        batch with `return_sequences`; then `h` and `c` with
+        `return_state`.
 
     Example:
 
