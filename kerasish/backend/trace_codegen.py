@@ -43,6 +43,12 @@ from kerasish.backend.trace import _Const, _resolve
 
 _COUNTER = itertools.count()
 
+# Source files of dropped programs, taken out of `linecache` at the next
+# compile: a finalizer runs whenever the garbage collector does, and
+# `linecache` itself reads an entry after checking for it (`checkcache`
+# walks a copy of its keys), so removing entries there raised KeyError.
+_DROPPED = []
+
 # How a step's argument is given (`_Step.args` of `trace_program`): a
 # slot's array, an array converted once, a variable's current value, or a
 # list of references.
@@ -65,6 +71,13 @@ def compile_program(program, needs=None):
     """
     writer = _Writer(program, needs)
     return writer.compile()
+
+
+def _forget_dropped():
+    """Remove the `linecache` entries of programs dropped since the last
+    compile."""
+    while _DROPPED:
+        linecache.cache.pop(_DROPPED.pop(), None)
 
 
 class _Writer:
@@ -105,9 +118,10 @@ class _Writer:
         fn.source = source
         # Tracebacks through the step show its lines, for as long as the
         # step lives.
+        _forget_dropped()
         linecache.cache[filename] = (len(source), None,
                                      source.splitlines(True), filename)
-        weakref.finalize(fn, linecache.cache.pop, filename, None)
+        weakref.finalize(fn, _DROPPED.append, filename)
         return fn
 
     # -- forward ---------------------------------------------------------------

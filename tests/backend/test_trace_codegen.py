@@ -102,15 +102,31 @@ def test_source_is_readable_and_shows_in_tracebacks():
     assert T.active_tapes() is None        # the forward's marker is gone
 
 
-def test_a_dropped_program_takes_its_source_lines_along():
+def _compiled_program():
     w = Variable([1.0])
     _, trace = T.capture(lambda x: ops.sum(x * w), [t([1.0])])
     trace.replay_with_gradients([t([2.0])], [w])
-    name = trace.program()._training.__code__.co_filename
+    return trace, trace.program()._training.__code__.co_filename
+
+
+def test_a_dropped_program_takes_its_source_lines_along():
+    trace, name = _compiled_program()
     assert linecache.getline(name, 1).startswith("def step(")
     del trace
     gc.collect()
+    _compiled_program()          # the next compile clears dropped sources
     assert name not in linecache.cache
+
+
+def test_collecting_a_program_leaves_linecache_alone():
+    # `linecache.checkcache` walks a copy of the keys and then reads each
+    # entry: a collection in between must not remove one.
+    trace, name = _compiled_program()
+    names = list(linecache.cache)
+    del trace
+    gc.collect()
+    for key in names:
+        assert len(linecache.cache[key]) in (1, 4)
 
 
 def test_operation_names_cannot_add_code():
