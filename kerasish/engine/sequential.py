@@ -194,8 +194,10 @@ class Sequential(Model):
 
     @property
     def input_spec(self):
-        return None if self._functional is None else \
-            self._functional.input_spec
+        # As in Keras, a Sequential checks no input shape of its own (its
+        # graph's inputs have the shape it was built for; another length
+        # of a non-batch axis still runs): its layers check theirs.
+        return None
 
     @input_spec.setter
     def input_spec(self, value):

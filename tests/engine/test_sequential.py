@@ -88,3 +88,32 @@ def test_summary_shows_optimizer_params_after_training():
     lines = []
     model.summary(line_length=76, print_fn=lines.append)
     assert " Optimizer params: 292 (1.14 KB)" in lines[0]
+
+
+def test_no_input_shape_check_of_its_own():
+    # As in Keras: built for (None, 5, 2), a Sequential still runs on
+    # another length of axis 1; its layers check what they need.
+    model = kerasish.Sequential([kerasish.Input((5, 2)), layers.Dense(3)])
+    assert model.input_spec is None
+    assert model(np.ones((7, 3, 2), "float32")).shape == (7, 3, 3)
+    with pytest.raises(ValueError, match="expected axis -1 of input shape "
+                                         "to have value 2"):
+        model(np.ones((7, 5, 4), "float32"))
+
+
+class _Block(layers.Layer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.ffn = kerasish.Sequential([layers.Dense(4), layers.Dense(2)])
+
+    def call(self, x):
+        return self.ffn(x)
+
+
+def test_inner_sequential_on_an_input_of_unknown_length():
+    # The keras.io Transformer blocks: a Sequential without Input inside
+    # a layer called on `Input((None, d))`.
+    block = _Block()
+    out = block(kerasish.Input((None, 2)))
+    assert out.shape == (None, None, 2)
+    assert block(np.ones((2, 7, 2), "float32")).shape == (2, 7, 2)
