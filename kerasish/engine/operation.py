@@ -13,6 +13,7 @@ from kerasish.backend.tensor import Tensor
 from kerasish.engine import call_context, naming
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.node import Node
+from kerasish.engine.scopes import StatelessScope
 
 
 class Operation:
@@ -181,12 +182,18 @@ _TRACE_SIZES = (3, 5)
 
 
 def trace_output_spec(fn, args, kwargs):
-    """Infer output KerasTensors by running `fn` twice on zero arrays."""
+    """Infer output KerasTensors by running `fn` twice on zero arrays.
+
+    The runs change no variable (a `StatelessScope`, as Keras's
+    `compute_output_spec`): a layer that counts or averages what it sees
+    is not moved by being called on `Input`s.
+    """
     runs = []
     for size in _TRACE_SIZES:
         concrete = tree.map_structure(
             lambda x: _placeholder(x, size), (args, kwargs))
-        with tape_module.stop_recording(), call_context.trace_scope():
+        with tape_module.stop_recording(), call_context.trace_scope(), \
+                StatelessScope():
             out = fn(*concrete[0], **concrete[1])
         runs.append(out)
     return tree.map_structure(_merge_spec, runs[0], runs[1])

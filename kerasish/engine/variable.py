@@ -141,7 +141,7 @@ class Variable(Tensor):
         value = np.asarray(getattr(value, "_value", value))
         if value.shape != self._value.shape:
             raise ValueError(
-                    f"The shape of the target variable ({self.path}) and "
+                f"The shape of the target variable ({self.path}) and "
                 "the shape of the target value in `variable.assign(value)` "
                 f"must match. variable.shape={self._value.shape}, "
                 f"Received: value.shape={value.shape}.")
