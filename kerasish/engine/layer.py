@@ -598,7 +598,9 @@ class Layer(Operation, QuantizationHooks):
                 self._maybe_build(args, kwargs)
             self.built = True
         try:
-            outputs = self.compute_output_spec(*args, **kwargs)
+            # Sublayers built lazily inside `call` get this layer's path.
+            with naming.name_scope(self.name):
+                outputs = self.compute_output_spec(*args, **kwargs)
         except Exception as e:
             _reraise_with_info(e, self, "call", self.call, args, kwargs)
             raise

@@ -141,6 +141,28 @@ def test_variable_paths_follow_name_scopes():
                                                "outer/d/bias"]
 
 
+def test_variable_paths_when_first_called_on_an_input():
+    # As in Keras: a layer whose sublayers are built inside `call` gives
+    # them its own path on a symbolic first call too.
+    class Block(layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.d = layers.Dense(2, name="d")
+
+        def call(self, x):
+            return self.d(x)
+
+    inputs = kerasish.Input((3,))
+    block = Block(name="block")
+    model = kerasish.Model(inputs, block(inputs))
+    assert [w.path for w in model.weights] == ["block/d/kernel",
+                                               "block/d/bias"]
+    model.compile("adam", "mse")
+    model.optimizer.build(model.trainable_variables)
+    assert "adam/block_d_kernel_momentum" in [
+        v.path for v in model.optimizer.variables]
+
+
 def test_masks_propagate_through_supporting_layers():
     class MakeMask(layers.Layer):
         def call(self, x):
@@ -200,3 +222,37 @@ def test_default_compute_output_shape_takes_shapes():
     assert Head().compute_output_shape([None, 5]) == (None, 2)
     assert Sum().compute_output_shape([(None, 4), (None, 4)]) == (None, 4)
     assert layers.Lambda(lambda x: x * 2).compute_output_shape((7, 3)) == (7, 3)
+
+
+class _Counter(layers.Layer):
+    """Counts its calls and keeps a running mean of what it sees."""
+
+    def build(self, input_shape):
+        self.n = self.add_weight(shape=(), initializer="zeros",
+                                 trainable=False, name="n")
+        self.m = self.add_weight(shape=(input_shape[-1],),
+                                 initializer="ones", trainable=False,
+                                 name="m")
+
+    def call(self, x):
+        self.n.assign_add(1.0)
+        self.m.assign(0.5 * self.m + 0.5 * ops.mean(x, axis=0))
+        return x * 2
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_call_on_inputs_changes_no_variable(nested):
+    # Keras infers shapes in a StatelessScope: numbers as in Keras 3.
+    counter = _Counter()
+    inputs = kerasish.Input((2,))
+    if nested:      # built inside another layer's symbolic call
+        outer = kerasish.Sequential([counter])
+        outputs = outer(inputs)
+    else:
+        outputs = counter(inputs)
+    assert counter.n.numpy() == 0.0
+    np.testing.assert_array_equal(counter.m.numpy(), [1.0, 1.0])
+    model = kerasish.Model(inputs, outputs)
+    model.predict(np.full((4, 2), 4.0, "float32"), verbose=0)
+    assert counter.n.numpy() == 1.0
+    np.testing.assert_array_equal(counter.m.numpy(), [2.5, 2.5])
