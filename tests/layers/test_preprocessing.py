@@ -113,6 +113,26 @@ def test_normalization_given_statistics_invert_and_config():
                    expected_num_trainable_weights=0)
 
 
+def test_normalization_mean_and_variance_attributes():
+    # Keras's attributes (the TF tutorials print `normalizer.mean`): the
+    # statistics in the inputs' broadcast shape, None before a build.
+    layer = layers.Normalization()
+    assert layer.mean is None
+    layer.adapt(np.array([[1.0, 10.0], [3.0, 30.0]]))
+    assert layer.mean.shape == (1, 2) and layer.mean.dtype == "float32"
+    np.testing.assert_allclose(layer.mean.numpy(), [[2.0, 20.0]])
+    np.testing.assert_allclose(layer.variance.numpy(), [[1.0, 100.0]])
+    layer.set_weights([np.array([5.0, 6.0]), np.array([4.0, 9.0]),
+                       np.array(0)])
+    np.testing.assert_allclose(layer.mean.numpy(), [[5.0, 6.0]])
+    given = layers.Normalization(axis=(1, 2), mean=[1.0, 2.0],
+                                 variance=[4.0, 9.0])
+    assert given.mean is None
+    given.build((None, 3, 2))
+    assert given.mean.shape == given.variance.shape == (1, 3, 2)
+    np.testing.assert_allclose(given.variance.numpy()[0, 2], [4.0, 9.0])
+
+
 def test_normalization_weights_survive_a_save(tmp_path):
     norm = layers.Normalization()
     norm.adapt(np.array([[0.0, 4.0], [2.0, 8.0]]))

@@ -48,7 +48,7 @@ class Normalization(Layer):
         self.invert = invert
         self.supports_masking = True
         self._build_input_shape = None
-        self.mean = self.variance = None
+        self._given_stats = None    # (mean, variance) from arguments
         if (mean is not None) != (variance is not None):
             raise ValueError(
                 "When setting values directly, both `mean` and `variance` "
@@ -101,8 +101,8 @@ class Normalization(Layer):
                 name="count", shape=(), dtype="int32", initializer="zeros",
                 trainable=False)
         else:
-            self.mean = self._given(self.input_mean)
-            self.variance = self._given(self.input_variance)
+            self._given_stats = (self._given(self.input_mean),
+                                 self._given(self.input_variance))
         self.built = True
 
     def _given(self, value):
@@ -114,9 +114,26 @@ class Normalization(Layer):
         return np.broadcast_to(value.reshape(expanded),
                                self._broadcast_shape)
 
+    @property
+    def mean(self):
+        """The mean in the inputs' broadcast shape (a tensor once built,
+        else None), as Keras's attribute: adapted, loaded or given."""
+        return self._statistic(0)
+
+    @property
+    def variance(self):
+        """The variance, like `mean`."""
+        return self._statistic(1)
+
+    def _statistic(self, index):
+        if not self.built or (self.input_mean is not None and
+                              self._given_stats is None):
+            return None
+        return ops.convert_to_tensor(self._statistics()[index])
+
     def _statistics(self):
         if self.input_mean is not None:
-            return self.mean, self.variance
+            return self._given_stats
         # Read the variables on every call: loading weights or adapting
         # again must take effect without any extra step.
         dtype = self.compute_dtype
@@ -159,8 +176,7 @@ class Normalization(Layer):
         """Kept for API compatibility: statistics are read at call time."""
 
     def call(self, inputs):
-        if not self.built or (self.input_mean is not None and
-                              self.mean is None):
+        if self.mean is None:
             raise ValueError("You must call `.build(input_shape)` on the "
                              "layer before using it.")
         mean, variance = self._statistics()
