@@ -655,13 +655,9 @@ class Layer(Operation, QuantizationHooks):
         """Constructor arguments as a JSON-friendly dict."""
         config = {"name": self.name}
         if not _overrides(self, "get_config"):
-            if self._auto_config is None:
-                raise NotImplementedError(
-                    f"Layer {type(self).__name__} has arguments in "
-                    "`__init__()` that are not JSON-serializable; override "
-                    "`get_config()` (and `from_config()` if needed) to "
-                    "make it serializable.")
-            config.update(self._auto_config)
+            config.update(_checked_auto_config(self))
+            if not _takes_name(type(self)):
+                del config["name"]
         config.update({"trainable": self.trainable,
                        "dtype": _serialize_policy(self._dtype_policy)})
         if self.activity_regularizer is not None:
@@ -704,16 +700,31 @@ class Layer(Operation, QuantizationHooks):
 
 # -- helpers ------------------------------------------------------------------
 def _auto_config(cls, args, kwargs):
+    """Keras's automatic config: every `__init__` argument by name,
+    defaults included, when all are JSON-friendly (else None, or
+    `_POSITIONAL` for arguments that a config cannot pass back)."""
     try:
-        names = list(inspect.signature(cls.__init__).parameters)[1:]
+        signature = inspect.signature(cls.__init__)
+        bound = signature.bind(None, *args, **kwargs)
     except (TypeError, ValueError):
         return None
-    config = dict(kwargs)
-    config.update(dict(zip(names, args)))
-    # Base arguments are written by `Layer.get_config` itself; a layer
-    # rebuilt by `from_config` receives its dtype as a policy object.
+    bound.apply_defaults()
+    config = dict(bound.arguments)
+    self_name, *params = signature.parameters.values()
+    config.pop(self_name.name)
+    for param in params:
+        if param.kind is param.VAR_KEYWORD:
+            config.update(config.pop(param.name))
+        elif param.kind is param.POSITIONAL_ONLY or (
+                param.kind is param.VAR_POSITIONAL and
+                config.pop(param.name)):
+            return _POSITIONAL
+    config.pop("name", None)
+    # `Layer.get_config` writes these itself; a layer rebuilt by
+    # `from_config` receives its dtype as a policy object.
     for key in ("dtype", "activity_regularizer"):
-        config.pop(key, None)
+        if not isinstance(config.get(key), (str, type(None))):
+            config.pop(key)
     try:
         leaves = tree.flatten(config)
     except TypeError:
@@ -721,6 +732,36 @@ def _auto_config(cls, args, kwargs):
     if all(isinstance(v, _AUTO_CONFIG_TYPES) for v in leaves):
         return config
     return None
+
+
+_POSITIONAL = object()
+
+
+def _checked_auto_config(layer):
+    """`layer`'s automatic config, or Keras's error saying why there is
+    none."""
+    name = type(layer).__name__
+    auto = layer._auto_config
+    if auto is _POSITIONAL:
+        raise NotImplementedError(
+            f"Object {name} was created by passing positional only or "
+            "variadic positional arguments (e.g. `*args`) to `__init__()`, "
+            "which the automatic config cannot pass back. Remove them from "
+            "`__init__()`, or override `get_config()` and `from_config()` "
+            "to make the object serializable.")
+    if auto is None:
+        raise NotImplementedError(
+            f"Object {name} was created by passing non-serializable "
+            "argument values in `__init__()`, and therefore the object "
+            "must override `get_config()` in order to be serializable. "
+            "Please implement `get_config()`.")
+    return auto
+
+
+def _takes_name(cls):
+    """Whether `cls(name=...)` works: a config keeps `name` only then."""
+    params = inspect.signature(cls.__init__).parameters.values()
+    return any(p.name == "name" or p.kind is p.VAR_KEYWORD for p in params)
 
 
 def _overrides(obj, method):

@@ -61,6 +61,46 @@ def test_auto_config_round_trip_for_custom_layer():
     assert clone.factor == 3.0 and clone.name == "scaler"
 
 
+class _Defaults(layers.Layer):
+    def __init__(self, units=2, act="relu", **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+
+
+class _NoName(layers.Layer):
+    def __init__(self, k=1):
+        super().__init__()
+
+
+class _VarArgs(layers.Layer):
+    def __init__(self, a, *rest, **kwargs):
+        super().__init__(**kwargs)
+
+
+class _ObjectDefault(layers.Layer):
+    def __init__(self, init=kerasish.initializers.Zeros(), **kwargs):
+        super().__init__(**kwargs)
+
+
+def test_auto_config_matches_keras():
+    # Key sets as Keras 3.15 gives them (checked against it).
+    config = _Defaults(name="w").get_config()
+    assert sorted(config) == ["act", "dtype", "name", "trainable", "units"]
+    assert (config["units"], config["act"]) == (2, "relu")
+    assert _Defaults.from_config(_Defaults(5).get_config()).units == 5
+    # `__init__` without `name` or `**kwargs`: the config has no name.
+    config = _NoName().get_config()
+    assert "name" not in config and config["k"] == 1
+    assert sorted(_VarArgs(1).get_config()) == ["a", "dtype", "name",
+                                                 "trainable"]
+    with pytest.raises(NotImplementedError, match="_VarArgs was created by "
+                       "passing positional only or variadic positional"):
+        _VarArgs(1, 2).get_config()
+    with pytest.raises(NotImplementedError, match="_ObjectDefault was "
+                       "created by passing non-serializable argument"):
+        _ObjectDefault().get_config()
+
+
 def test_unique_automatic_names():
     a, b, c = layers.Dense(1), layers.Dense(1), layers.Dense(1, name="x")
     d = layers.Dense(1)
