@@ -13,7 +13,6 @@ from kerasish.backend.tensor import Tensor
 from kerasish.engine import call_context, naming
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.node import Node
-from kerasish.engine.scopes import StatelessScope
 
 
 class Operation:
@@ -188,6 +187,8 @@ def trace_output_spec(fn, args, kwargs):
     `compute_output_spec`): a layer that counts or averages what it sees
     is not moved by being called on `Input`s.
     """
+    # Imported here: `import kerasish` leaves the scopes module unloaded.
+    from kerasish.engine.scopes import StatelessScope
     runs = []
     for size in _TRACE_SIZES:
         concrete = tree.map_structure(
