@@ -126,10 +126,13 @@ class Normalization(Layer):
         return self._statistic(1)
 
     def _statistic(self, index):
-        if not self.built or (self.input_mean is not None and
-                              self._given_stats is None):
+        if not self._ready():
             return None
         return ops.convert_to_tensor(self._statistics()[index])
+
+    def _ready(self):
+        return self.built and (self.input_mean is None or
+                               self._given_stats is not None)
 
     def _statistics(self):
         if self.input_mean is not None:
@@ -176,7 +179,7 @@ class Normalization(Layer):
         """Kept for API compatibility: statistics are read at call time."""
 
     def call(self, inputs):
-        if self.mean is None:
+        if not self._ready():
             raise ValueError("You must call `.build(input_shape)` on the "
                              "layer before using it.")
         mean, variance = self._statistics()
