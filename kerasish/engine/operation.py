@@ -73,7 +73,8 @@ class Operation:
         return outputs
 
     def compute_output_spec(self, *args, **kwargs):
-        return trace_output_spec(self.call, args, kwargs)
+        return trace_output_spec(self.call, args, kwargs,
+                                 sizes=op_trace_sizes(args, kwargs))
 
     @property
     def input(self):
@@ -156,8 +157,9 @@ def op_class_name(op_name):
 class OpCall(Operation):
     """A `kerasish.ops` function recorded as a functional-graph node."""
 
-    def __init__(self, fn, op_name, name=None):
+    def __init__(self, fn, op_name, name=None, spec=None):
         self.fn = getattr(fn, "eager", fn)
+        self.spec = spec
         self.op_name = op_name
         self.class_name = op_class_name(op_name)
         super().__init__(name=name or naming.auto_name(self.class_name))
@@ -174,13 +176,37 @@ class OpCall(Operation):
     def call(self, *args, **kwargs):
         return self.fn(*args, **kwargs)
 
+    def compute_output_spec(self, *args, **kwargs):
+        if self.spec is not None:
+            outputs = self.spec(*args, **kwargs)
+            if outputs is not None:
+                return outputs
+        return super().compute_output_spec(*args, **kwargs)
+
 
 # Placeholder sizes for unknown dims; a dim that differs between the two
-# traces depends on an unknown input dim and is reported as None.
+# traces depends on an unknown input dim and is reported as None. Layers
+# trace with small sizes: their `call` may be a whole network, run for
+# real here (Keras's JAX backend traces abstractly, at no cost).
 _TRACE_SIZES = (3, 5)
+# A single op traces with Keras's own sizes, so that constants up to 82
+# (`top_k(x, 5)`, `take(x, [4])`, a 5x5 kernel) fit an unknown axis as
+# they do in Keras, unless the placeholders would be large.
+_OP_TRACE_SIZES = (83, 89)
+_OP_TRACE_MAX_ENTRIES = 1 << 22
 
 
-def trace_output_spec(fn, args, kwargs):
+def op_trace_sizes(args, kwargs):
+    """`_OP_TRACE_SIZES`, or `_TRACE_SIZES` if those make big arrays."""
+    big = _OP_TRACE_SIZES[-1]
+    entries = sum(
+        int(np.prod([big if d is None else d for d in x.shape]))
+        for x in tree.flatten((args, kwargs)) if isinstance(x, KerasTensor))
+    return _OP_TRACE_SIZES if entries <= _OP_TRACE_MAX_ENTRIES \
+        else _TRACE_SIZES
+
+
+def trace_output_spec(fn, args, kwargs, sizes=_TRACE_SIZES):
     """Infer output KerasTensors by running `fn` twice on zero arrays.
 
     The runs change no variable (a `StatelessScope`, as Keras's
@@ -190,7 +216,7 @@ def trace_output_spec(fn, args, kwargs):
     # Imported here: `import kerasish` leaves the scopes module unloaded.
     from kerasish.engine.scopes import StatelessScope
     runs = []
-    for size in _TRACE_SIZES:
+    for size in sizes:
         concrete = tree.map_structure(
             lambda x: _placeholder(x, size), (args, kwargs))
         with tape_module.stop_recording(), call_context.trace_scope(), \

@@ -337,7 +337,13 @@ def where(condition, x1=None, x2=None):
     return M.where(condition, x1, x2)
 
 
-@keras_op
+def _nonzero_spec(x):
+    """How many entries are nonzero depends on the values: unknown."""
+    from kerasish.engine.keras_tensor import KerasTensor
+    return tuple(KerasTensor((None,), dtype="int32") for _ in x.shape)
+
+
+@keras_op(spec=_nonzero_spec)
 def nonzero(x):
     """Indices of the nonzero entries, one int32 tensor per axis.
 

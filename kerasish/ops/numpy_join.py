@@ -7,6 +7,7 @@ import numpy as np
 
 from kerasish.backend import shape as S
 from kerasish.backend.primitive import to_array
+from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.numpy_shape import reshape
 from kerasish.ops.symbolic import keras_op
@@ -182,7 +183,21 @@ def _split(x, indices_or_sections, axis, equal):
     return _pieces(x, bounds, axis)
 
 
-@keras_op
+def _equal_split_spec(x, indices_or_sections, axis):
+    """Keras's rule: equal sections of an unknown axis are unknown."""
+    if not isinstance(indices_or_sections, (int, np.integer)) or \
+            indices_or_sections <= 0 or not -x.ndim <= axis < x.ndim or \
+            x.shape[axis] is not None:
+        return None   # the placeholder run gives the sizes or the error
+    return [KerasTensor(x.shape, dtype=x.dtype)
+            for _ in range(int(indices_or_sections))]
+
+
+def _split_spec(x, indices_or_sections, axis=0):
+    return _equal_split_spec(x, indices_or_sections, axis)
+
+
+@keras_op(spec=_split_spec)
 def split(x, indices_or_sections, axis=0):
     """Split `x` into equal sections or at the given indices.
 
@@ -245,7 +260,13 @@ def _split_axis(x, indices_or_sections, axis, ndim, name):
     return _split(x, indices_or_sections, axis, equal=True)
 
 
-@keras_op
+def _hsplit_spec(x, indices_or_sections):
+    if x.ndim < 1:
+        return None   # the placeholder run raises the rank error
+    return _equal_split_spec(x, indices_or_sections, 1 if x.ndim > 1 else 0)
+
+
+@keras_op(spec=_hsplit_spec)
 def hsplit(x, indices_or_sections):
     """Split horizontally (axis 1; axis 0 for 1-D tensors).
 
@@ -266,7 +287,13 @@ def hsplit(x, indices_or_sections):
                        "hsplit")
 
 
-@keras_op
+def _vsplit_spec(x, indices_or_sections):
+    if x.ndim < 2:
+        return None   # the placeholder run raises the rank error
+    return _equal_split_spec(x, indices_or_sections, 0)
+
+
+@keras_op(spec=_vsplit_spec)
 def vsplit(x, indices_or_sections):
     """Split vertically (axis 0) a tensor of rank >= 2.
 
@@ -285,7 +312,13 @@ def vsplit(x, indices_or_sections):
     return _split_axis(x, indices_or_sections, 0, 2, "vsplit")
 
 
-@keras_op
+def _dsplit_spec(x, indices_or_sections):
+    if x.ndim < 3:
+        return None   # the placeholder run raises the rank error
+    return _equal_split_spec(x, indices_or_sections, 2)
+
+
+@keras_op(spec=_dsplit_spec)
 def dsplit(x, indices_or_sections):
     """Split along the third axis a tensor of rank >= 3.
 

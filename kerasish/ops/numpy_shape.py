@@ -1,7 +1,10 @@
 """Shape manipulation of `keras.ops.numpy`: reshape, transpose, axes,
 flips, rotations and grids, all differentiable. Joining, splitting,
 tiling and padding are in `numpy_join.py`."""
+import numpy as np
+
 from kerasish.backend import shape as S
+from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.symbolic import keras_op
 
@@ -10,7 +13,23 @@ __all__ = ["reshape", "transpose", "swapaxes", "moveaxis", "expand_dims",
            "rot90", "roll", "meshgrid"]
 
 
-@keras_op
+def _reshape_spec(x, newshape):
+    """Keras's rule: over an unknown input dim, `-1` stays unknown."""
+    if isinstance(newshape, int):
+        newshape = (newshape,)
+    if None not in x.shape or not all(
+            d is None or isinstance(d, (int, np.integer))
+            for d in newshape):
+        return None   # known size: the placeholder run checks it
+    if [d for d in newshape if d is None or d == -1].count(-1) > 1:
+        raise ValueError("There must be at most one unknown dimension (-1) "
+                         f"in newshape. Received: newshape={newshape}")
+    shape = tuple(None if d is None or d == -1 else int(d)
+                  for d in newshape)
+    return KerasTensor(shape, dtype=x.dtype)
+
+
+@keras_op(spec=_reshape_spec)
 def reshape(x, newshape):
     """Give `x` a new shape with the same number of entries.
 

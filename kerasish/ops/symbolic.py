@@ -26,15 +26,27 @@ def any_symbolic(args, kwargs=None):
     return False
 
 
-def keras_op(fn):
-    """Decorator: run `fn` eagerly, or record it when given KerasTensors."""
+def keras_op(fn=None, *, spec=None):
+    """Decorator: run `fn` eagerly, or record it when given KerasTensors.
+
+    The output of a recorded call is found by running `fn` on placeholder
+    arrays. `spec`, when given, is `fn`'s shape rule instead (Keras's
+    `compute_output_spec`): called with the same arguments, KerasTensors
+    included, it returns the output KerasTensors, or None to fall back to
+    the placeholder run. Ops whose output shape the placeholder sizes
+    cannot show (a `-1` in `reshape` over an unknown axis) have one.
+    """
+    if fn is None:
+        return functools.partial(keras_op, spec=spec)
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if (args or kwargs) and any_symbolic(args, kwargs):
             from kerasish.engine.operation import OpCall
-            return OpCall(fn, fn.__name__)(*args, **kwargs)
+            return OpCall(fn, fn.__name__, spec=spec)(*args, **kwargs)
         return fn(*args, **kwargs)
     wrapper.eager = fn
+    wrapper.spec = spec
     return wrapper
 
 

@@ -119,6 +119,7 @@ def op_from_config(data):
     config = dict(data.get("config") or {})
     name = config.pop("name", None)
     eager = getattr(fn, "eager", fn)
+    spec = getattr(fn, "spec", None)
     static = deserialize_keras_object(config)
     if static:
         sig = _signature(eager)
@@ -129,4 +130,5 @@ def op_from_config(data):
                 f"argument(s) {unknown} that kerasish.ops.{op_name} does not "
                 f"accept. Received: config={data.get('config')}")
         eager = functools.partial(eager, **static)
-    return OpCall(eager, op_name, name=name)
+        spec = spec and functools.partial(spec, **static)
+    return OpCall(eager, op_name, name=name, spec=spec)
