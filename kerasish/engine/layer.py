@@ -565,14 +565,15 @@ class Layer(Operation, QuantizationHooks):
                     "layers will not see the mask.")
             return
         flat_out = [o for o in tree.flatten(outputs)
-                    if isinstance(o, Tensor)]
+                    if isinstance(o, (Tensor, KerasTensor))]
         if not flat_out or all(o._keras_mask is not None for o in flat_out):
             return
         masks = self.compute_mask(inputs, previous_mask)
         if masks is None:
             return
         for out, mask in zip(tree.flatten(outputs), tree.flatten(masks)):
-            if isinstance(out, Tensor) and out._keras_mask is None:
+            if isinstance(out, (Tensor, KerasTensor)) and \
+                    out._keras_mask is None:
                 out._keras_mask = mask
 
     def _add_activity_loss(self, outputs):
@@ -597,6 +598,14 @@ class Layer(Operation, QuantizationHooks):
             with naming.name_scope(self.name):
                 self._maybe_build(args, kwargs)
             self.built = True
+        spec = self._spec()
+        kwargs = dict(kwargs)
+        # As Keras, the node records the call's `training` and `mask`: a
+        # mask is a graph tensor (Embedding's `not_equal` node) that the
+        # functional model computes and passes on.
+        self._resolve_training(kwargs, spec)
+        first = args[0] if args else None
+        previous_mask = self._symbolic_mask(first, args, kwargs, spec)
         try:
             # Sublayers built lazily inside `call` get this layer's path.
             with naming.name_scope(self.name):
@@ -605,7 +614,26 @@ class Layer(Operation, QuantizationHooks):
             _reraise_with_info(e, self, "call", self.call, args, kwargs)
             raise
         Node(self, call_args=args, call_kwargs=kwargs, outputs=outputs)
+        if previous_mask is not None or self._computes_masks:
+            self._set_output_mask(first, outputs, previous_mask)
         return outputs
+
+    def _symbolic_mask(self, first, args, kwargs, spec):
+        """The mask of a symbolic call's input; like Keras, put in `mask=`
+        (None included) when the call has one tensor argument."""
+        explicit = kwargs.get("mask")
+        if explicit is not None or first is None:
+            return explicit
+        mask = tree.map_structure(
+            lambda x: getattr(x, "_keras_mask", None), first)
+        tensor_args = [a for a in list(args) + [
+            v for k, v in kwargs.items() if k not in ("mask", "training")]
+            if any(isinstance(x, KerasTensor) for x in tree.flatten(a))]
+        if spec.has_mask and len(tensor_args) == 1:
+            kwargs["mask"] = mask
+        if all(m is None for m in tree.flatten(mask)):
+            return None
+        return mask
 
     def compute_output_spec(self, *args, **kwargs):
         if type(self).compute_output_shape is not Layer.compute_output_shape:

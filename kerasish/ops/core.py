@@ -244,6 +244,7 @@ def size(x):
     return int(np.prod(shape(x)))
 
 
+@keras_op
 def stop_gradient(variable):
     """`variable`'s value as a constant that gradients do not flow through.
 

@@ -13,6 +13,7 @@ from kerasish.backend import shape as S
 from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor
+from kerasish.ops.symbolic import keras_op
 
 __all__ = ["zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "eye", "identity", "tri", "arange",
@@ -106,6 +107,7 @@ def _like(x, dtype):
     return x.shape, x.dtype if dtype is None else _dtype(dtype)
 
 
+@keras_op
 def zeros_like(x, dtype=None):
     """Zeros with the shape (and by default the dtype) of `x`.
 
@@ -125,6 +127,7 @@ def zeros_like(x, dtype=None):
     return Tensor(np.zeros(shape, dtype))
 
 
+@keras_op
 def ones_like(x, dtype=None):
     """Ones with the shape (and by default the dtype) of `x`.
 
@@ -144,6 +147,7 @@ def ones_like(x, dtype=None):
     return Tensor(np.ones(shape, dtype))
 
 
+@keras_op
 def full_like(x, fill_value, dtype=None):
     """`fill_value` with the shape (and by default the dtype) of `x`.
 
@@ -164,6 +168,7 @@ def full_like(x, fill_value, dtype=None):
     return Tensor(np.full(shape, to_array(fill_value), dtype))
 
 
+@keras_op
 def empty_like(x, dtype=None):
     """`zeros_like` (an empty tensor's contents are unspecified).
 
@@ -354,6 +359,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     return Tensor(out.astype(_dtype(dtype)))
 
 
+@keras_op
 def array(x, dtype=None):
     """Convert `x` to a tensor (`convert_to_tensor`).
 
@@ -372,6 +378,7 @@ def array(x, dtype=None):
     return convert_to_tensor(x, dtype=dtype)
 
 
+@keras_op
 def copy(x):
     """A copy of `x` (differentiable identity).
 

@@ -36,5 +36,5 @@ def spec_op(spec):
             if call_context.in_trace():
                 return tree.map_structure(_zeros, spec(*args, **kwargs))
             return fn(*args, **kwargs)
-        return keras_op(op)
+        return keras_op(op, spec=spec)
     return decorate

@@ -80,8 +80,9 @@ class Concatenate(Merge):
             if m is None:
                 masks.append(ops.ones_like(x, dtype="bool"))
             elif m.ndim < x.ndim:
-                masks.append(ops.broadcast_to(ops.expand_dims(m, -1),
-                                              x.shape))
+                # Broadcast through `x` itself: its shape may be unknown.
+                masks.append(ops.logical_or(
+                    ops.expand_dims(m, -1), ops.zeros_like(x, dtype="bool")))
             else:
                 masks.append(m)
         return ops.any(ops.concatenate(masks, axis=self.axis), axis=-1)
