@@ -292,3 +292,69 @@ def test_integer_lookup_rejects_string_tokens():
     # Floats holding integers are looked up as the integers.
     np.testing.assert_array_equal(np.asarray(layer(np.array([1.0, 2.0, 3.0]))),
                                   [1, 2, 0])
+
+
+# Expected values below are Keras 3.15's (TensorFlow backend) outputs for
+# the same calls.
+@pytest.mark.parametrize("mode, expected", [("int", [[1, 0, 2]]),
+                                            ("multi_hot", [[1, 1]])])
+def test_mask_token_is_not_oov_without_oov_indices(mode, expected):
+    strings = layers.StringLookup(vocabulary=["a", "b"], mask_token="",
+                                  num_oov_indices=0, output_mode=mode)
+    np.testing.assert_array_equal(
+        np.asarray(strings(np.array([["a", "", "b"]]))), expected)
+    ints = layers.IntegerLookup(vocabulary=[7, 8], mask_token=0,
+                                num_oov_indices=0, output_mode=mode)
+    np.testing.assert_array_equal(np.asarray(ints(np.array([[7, 0, 8]]))),
+                                  expected)
+    with pytest.raises(ValueError, match="found OOV values"):
+        strings(np.array([["a", "z"]]))
+
+
+def test_tf_idf_adapt_counts_each_element_of_a_flat_array_as_a_document():
+    layer = layers.StringLookup(output_mode="tf_idf")
+    layer.adapt(np.array(["a", "a", "b", "c", "a", "b"]))
+    np.testing.assert_allclose(layer.idf_weights,
+                               [1.1337324, 0.9162907, 1.0986123, 1.3862944],
+                               rtol=1e-6)
+    ints = layers.IntegerLookup(output_mode="tf_idf")
+    ints.adapt(np.array([1, 1, 2, 3]))
+    np.testing.assert_allclose(ints.idf_weights,
+                               [1.0148408, 0.8472978, 1.0986123, 1.0986123],
+                               rtol=1e-6)
+    # A nested list is one tensor: each row is a document.
+    rows = layers.StringLookup(output_mode="tf_idf")
+    rows.adapt([["a", "b"], ["b", "c"], ["c", "c"]])
+    np.testing.assert_allclose(rows.idf_weights,
+                               [0.7675284, 0.6931472, 0.6931472, 0.9162908],
+                               rtol=1e-6)
+
+
+def test_vocabulary_file_lines_are_all_tokens(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("[UNK]\na\nb\n", encoding="utf-8")
+    layer = layers.StringLookup(vocabulary=str(path))
+    assert layer.get_vocabulary() == ["[UNK]", "[UNK]", "a", "b"]
+    assert layer.vocabulary_size() == 4
+    np.testing.assert_array_equal(
+        np.asarray(layer(np.array(["a", "b", "z", "[UNK]"]))), [2, 3, 0, 1])
+    ints = tmp_path / "ints.txt"
+    ints.write_text("-1\n12\n36\n", encoding="utf-8")
+    layer = layers.IntegerLookup(vocabulary=str(ints))
+    assert layer.get_vocabulary() == [-1, -1, 12, 36]
+    np.testing.assert_array_equal(
+        np.asarray(layer(np.array([12, 36, 5, -1]))), [2, 3, 0, 1])
+    # A list may still start with the special tokens.
+    assert layers.StringLookup(
+        vocabulary=["[UNK]", "a", "b"]).get_vocabulary() == ["[UNK]", "a", "b"]
+
+
+def test_hashing_booleans_hash_as_tensorflow_strings():
+    # tf.strings.as_string writes booleans as "true"/"false".
+    np.testing.assert_array_equal(
+        np.asarray(layers.Hashing(num_bins=10)(np.array([True, False, True]))),
+        [0, 7, 0])
+    np.testing.assert_array_equal(
+        np.asarray(layers.Hashing(num_bins=10, salt=3)(np.array([True,
+                                                                 False]))),
+        [4, 8])

@@ -13,7 +13,10 @@ _MODES = ("int", "one_hot", "multi_hot", "count")
 
 def _as_strings(values):
     """The strings TensorFlow hashes: floats are truncated to integers,
-    numbers are written in decimal, bytes are decoded."""
+    numbers are written in decimal, booleans as `true`/`false`, bytes are
+    decoded."""
+    if values.dtype.kind == "b":
+        return np.where(values, "true", "false")   # tf.strings.as_string
     if values.dtype.kind == "f":
         values = values.astype(np.int64)
     if values.dtype.kind in "iub":

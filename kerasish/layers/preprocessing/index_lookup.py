@@ -123,7 +123,8 @@ class IndexLookup(Layer):
                 preceded by the mask and OOV tokens in index order.
             idf_weights: IDF weights (`"tf_idf"` mode only), one per token.
         """
-        if isinstance(vocabulary, str):
+        from_file = isinstance(vocabulary, str)
+        if from_file:
             vocabulary = lookup_checks.read_vocabulary_file(
                 vocabulary, self.output_mode, self._token_dtype() is np.int64)
         lookup_checks.check_idf_argument(self.output_mode, idf_weights)
@@ -131,7 +132,10 @@ class IndexLookup(Layer):
         if vocabulary.size == 0:
             raise ValueError("Cannot set an empty vocabulary. Received: "
                              f"vocabulary={vocabulary}")
-        tokens = lookup_checks.strip_special_tokens(self, vocabulary)
+        # As Keras, every line of a file is a token, an OOV token included;
+        # a list may start with the special tokens.
+        tokens = lookup_checks.strip_special_tokens(
+            self, vocabulary, leading_specials=not from_file)
         self._install(self._as_tokens(tokens))
         if self.output_mode == "tf_idf":
             self._set_idf(np.asarray(_numpy(idf_weights), "float32"),
@@ -188,6 +192,12 @@ class IndexLookup(Layer):
                 "method.")
         self.reset_state()
         from kerasish.layers.preprocessing.adapt_utils import peek_batches
+        if isinstance(data, (list, tuple)):
+            # As Keras, a (non-ragged) list is one tensor, not batches.
+            try:
+                data = np.asarray(data)
+            except ValueError:
+                pass   # ragged: rows are batches
         _, batches = peek_batches(data)
         for i, batch in enumerate(batches):
             if steps is not None and i >= steps:
@@ -198,7 +208,8 @@ class IndexLookup(Layer):
     def update_state(self, data):
         data = self._as_tokens(_numpy(data))
         if data.ndim < 2:
-            data = data.reshape(1, -1)
+            # As Keras: `[x, y, z]` is three documents `[[x], [y], [z]]`.
+            data = data.reshape(-1, 1)
         tokens, counts = np.unique(data.ravel(), return_counts=True)
         self.token_counts.update(dict(zip(map(_python, tokens),
                                           counts.tolist())))
@@ -270,13 +281,13 @@ class IndexLookup(Layer):
         uniques, inverse = np.unique(tokens, return_inverse=True)
         found = np.array([self._index.get(_python(t), -1) for t in uniques],
                          dtype=np.int64)
-        missing = found < 0
-        if missing.any():
-            found[missing] = self._oov_ids(uniques[missing])
         if self.mask_token is not None:
             mask = self._as_tokens(np.asarray([self.mask_token]))[0]
             found[uniques == mask] = 0 if self.output_mode == "int" \
                 else _INT64_MAX
+        missing = found < 0
+        if missing.any():
+            found[missing] = self._oov_ids(uniques[missing])
         return found[inverse].reshape(tokens.shape)
 
     def _oov_ids(self, tokens):

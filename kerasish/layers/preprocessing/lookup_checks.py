@@ -58,16 +58,17 @@ def check_idf_argument(output_mode, idf_weights, construct=False):
             f"idf_weights={idf_weights}")
 
 
-def strip_special_tokens(layer, vocabulary):
-    """The plain tokens of `vocabulary` (leading mask/OOV tokens removed),
-    after Keras's checks for repeats and misplaced special tokens."""
+def strip_special_tokens(layer, vocabulary, leading_specials=True):
+    """The plain tokens of `vocabulary` (leading mask/OOV tokens removed
+    if `leading_specials`), after Keras's checks for repeats and
+    misplaced special tokens."""
     oov_start = layer._oov_start_index()
     token_start = layer._token_start_index()
     special = [layer.mask_token] * oov_start + \
         [layer.oov_token] * layer.num_oov_indices
     head = vocabulary[:token_start].tolist()
-    tokens = vocabulary[token_start:] if head == special and special \
-        else vocabulary
+    tokens = vocabulary[token_start:] \
+        if leading_specials and head == special and special else vocabulary
     listed = tokens.tolist()
     repeated = [t for t, n in collections.Counter(listed).items() if n > 1]
     if repeated:
