@@ -30,6 +30,8 @@ from kerasish.engine.variable import Variable
 from kerasish.ops.symbolic import any_symbolic
 
 _AUTO_CONFIG_TYPES = (str, int, float, bool, type(None))
+# Set by `__new__`, before `__init__`: constructor arguments, not children.
+_UNTRACKED_EARLY = frozenset({"_init_args", "_auto_config"})
 # Set when any layer adds a loss, so outer calls know to clear old ones.
 _LOSSES_ADDED = [False]
 
@@ -117,6 +119,7 @@ class Layer(Operation, QuantizationHooks):
 
     def __init__(self, *, activity_regularizer=None, trainable=True,
                  dtype=None, autocast=True, name=None, **kwargs):
+        early = list(vars(self))
         self._tracking_ready = False
         Operation.__init__(self, name=name)
         self._dtype_policy = dtype_policy.get(dtype)
@@ -144,6 +147,7 @@ class Layer(Operation, QuantizationHooks):
         self.supports_masking = type(self).compute_mask is not \
             Layer.compute_mask
         self._tracking_ready = True
+        self._track_early_attributes(early)
 
     @property
     def _computes_masks(self):
@@ -155,19 +159,33 @@ class Layer(Operation, QuantizationHooks):
         if getattr(self, "_tracking_ready", False) and \
                 not name.startswith("__"):
             value = tracking.wrap(value, self)
-            self._track(value)
         object.__setattr__(self, name, value)
+
+    def _track_early_attributes(self, early):
+        """Track what a subclass assigned before `super().__init__()`, in
+        assignment order, as Keras does."""
+        for name in early:
+            if name not in _UNTRACKED_EARLY and not name.startswith("__"):
+                object.__setattr__(self, name,
+                                   tracking.wrap(getattr(self, name), self))
 
     def __delattr__(self, name):
         value = getattr(self, name, None)
-        if isinstance(value, Layer) and value in self._layers:
-            self._layers.remove(value)
-        elif isinstance(value, Variable):
+        if isinstance(value, (Layer, Variable)):
             # `del self._kernel` (quantization) untracks the variable.
+            self._untrack(value)
+        object.__delattr__(self, name)
+
+    def _untrack(self, value):
+        if isinstance(value, Layer):
+            self._layers[:] = [l for l in self._layers if l is not value]
+        elif isinstance(value, Variable):
             for owned in (self._trainable_variables,
                           self._non_trainable_variables):
                 owned[:] = [v for v in owned if v is not value]
-        object.__delattr__(self, name)
+        elif isinstance(value, random_module.SeedGenerator):
+            self._seed_generators[:] = [
+                g for g in self._seed_generators if g is not value]
 
     def _track(self, value):
         if isinstance(value, Layer):

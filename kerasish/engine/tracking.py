@@ -1,67 +1,138 @@
 """Attribute tracking: layers, variables and seed generators assigned to a
-layer (directly or inside lists and dicts) become its children.
+layer (directly or inside lists, dicts and tuples, at any depth) become its
+children.
 
 Keras does the same, so that `self.blocks = [Dense(4), Dense(4)]` in a
 subclassed layer contributes the blocks' weights to the layer's weights.
+Lists and dicts are replaced by tracked versions: what is added later is
+tracked, what is removed (`pop`, `remove`, `clear`, `del`) is untracked.
 """
 
 
 class TrackedList(list):
-    """A list that reports appended items to its owner layer."""
+    """A list that reports added and removed items to its owner layer."""
 
     def __init__(self, items, owner):
-        super().__init__(items)
         self._owner = owner
-        for item in items:
-            owner._track(item)
+        super().__init__(wrap(item, owner) for item in items)
 
     def append(self, item):
-        super().append(item)
-        self._owner._track(item)
+        super().append(wrap(item, self._owner))
 
     def extend(self, items):
-        items = list(items)
-        super().extend(items)
-        for item in items:
-            self._owner._track(item)
+        super().extend(wrap(item, self._owner) for item in list(items))
+
+    def __iadd__(self, items):
+        self.extend(items)
+        return self
 
     def insert(self, index, item):
-        super().insert(index, item)
-        self._owner._track(item)
+        super().insert(index, wrap(item, self._owner))
 
     def __setitem__(self, index, item):
+        old = self[index]
+        if isinstance(index, slice):
+            item = [wrap(x, self._owner) for x in item]
+        else:
+            item = wrap(item, self._owner)
         super().__setitem__(index, item)
-        if not isinstance(index, slice):
-            self._owner._track(item)
+        self._forget(old if isinstance(index, slice) else [old])
+
+    def __delitem__(self, index):
+        old = self[index]
+        super().__delitem__(index)
+        self._forget(old if isinstance(index, slice) else [old])
+
+    def pop(self, index=-1):
+        item = super().pop(index)
+        self._forget([item])
+        return item
+
+    def remove(self, item):
+        super().remove(item)
+        self._forget([item])
+
+    def clear(self):
+        old = list(self)
+        super().clear()
+        self._forget(old)
+
+    def _forget(self, items):
+        for item in items:
+            untrack(item, self._owner)
 
 
 class TrackedDict(dict):
-    """A dict that reports stored values to its owner layer."""
+    """A dict that reports stored and removed values to its owner layer."""
 
     def __init__(self, items, owner):
-        super().__init__(items)
         self._owner = owner
-        for value in self.values():
-            owner._track(value)
+        super().__init__((k, wrap(v, owner)) for k, v in dict(items).items())
 
     def __setitem__(self, key, value):
-        super().__setitem__(key, value)
-        self._owner._track(value)
+        old = self.get(key)
+        super().__setitem__(key, wrap(value, self._owner))
+        if old is not None and old is not value:
+            untrack(old, self._owner)
 
     def update(self, *args, **kwargs):
-        super().update(*args, **kwargs)
-        for value in self.values():
-            self._owner._track(value)
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __delitem__(self, key):
+        old = self[key]
+        super().__delitem__(key)
+        untrack(old, self._owner)
+
+    def pop(self, key, *default):
+        missing = key not in self
+        value = super().pop(key, *default)
+        if not missing:
+            untrack(value, self._owner)
+        return value
+
+    def popitem(self):
+        key, value = super().popitem()
+        untrack(value, self._owner)
+        return key, value
+
+    def clear(self):
+        old = list(self.values())
+        super().clear()
+        for value in old:
+            untrack(value, self._owner)
 
 
 def wrap(value, owner):
-    """Wrap lists/dicts holding trackables so later additions are seen."""
-    if type(value) is list:
+    """Track `value` (or, in a container, everything inside it) on `owner`;
+    plain lists and dicts come back tracked so later changes are seen."""
+    kind = type(value)
+    if kind in (TrackedList, TrackedDict) and value._owner is owner:
+        return value
+    if kind in (list, TrackedList):
         return TrackedList(value, owner)
-    if type(value) is dict:
+    if kind in (dict, TrackedDict):
         return TrackedDict(value, owner)
-    if type(value) is tuple:
+    if kind is tuple:
         for item in value:
-            owner._track(item)
+            wrap(item, owner)
+        return value
+    owner._track(value)
     return value
 
+
+def untrack(value, owner):
+    """Undo `wrap`: `value` (or everything inside it) leaves `owner`."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            untrack(item, owner)
+    elif isinstance(value, dict):
+        for item in value.values():
+            untrack(item, owner)
+    else:
+        owner._untrack(value)
