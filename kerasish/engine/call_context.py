@@ -42,8 +42,32 @@ class training_scope:
 
 
 class trace_scope:
+    """Shape inference on placeholders whose unknown dims are `sizes`
+    (first axis, other axes), when given."""
+
+    def __init__(self, sizes=None):
+        self.sizes = sizes
+
     def __enter__(self):
         _local.trace = getattr(_local, "trace", 0) + 1
+        self._outer = getattr(_local, "trace_sizes", None)
+        if self.sizes is not None:
+            _local.trace_sizes = self.sizes
 
     def __exit__(self, *exc):
         _local.trace -= 1
+        _local.trace_sizes = self._outer
+
+
+def symbolic_shape(shape):
+    """`shape` with the current trace's placeholder sizes as None: the
+    shape a layer built while tracing records (as Keras, `(None, 4)`)."""
+    sizes = getattr(_local, "trace_sizes", None)
+    if not in_trace() or sizes is None or not isinstance(shape, tuple):
+        return shape
+    first, other = sizes
+    # Small sizes on other axes could be real dims (3 channels): kept.
+    return tuple(
+        None if (i == 0 and d == first) or (i > 0 and other >= 83 and
+                                             d == other) else d
+        for i, d in enumerate(shape))

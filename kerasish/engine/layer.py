@@ -77,11 +77,26 @@ def _wrap_build(layer):
                 raise
         try:
             bound = inspect.signature(original).bind(*args, **kwargs)
-            layer._build_shapes_dict = dict(bound.arguments)
+            layer._build_shapes_dict = {
+                k: _symbolic_shapes(v) for k, v in bound.arguments.items()}
         except TypeError:
             layer._build_shapes_dict = None
         layer.built = True
     layer.build = build
+
+
+def _symbolic_shapes(value):
+    """Build shapes with placeholder sizes of a shape trace as None."""
+    if not call_context.in_trace():
+        return value
+    if isinstance(value, tuple) and all(
+            d is None or isinstance(d, int) for d in value):
+        return call_context.symbolic_shape(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_symbolic_shapes(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _symbolic_shapes(v) for k, v in value.items()}
+    return value
 
 
 class Layer(Operation, QuantizationHooks):

@@ -125,10 +125,10 @@ class Model(Trainer, Layer):
             # Record the input shape as Keras does: saved files then carry
             # a build_config that rebuilds the model when loaded.
             from kerasish import tree
-            from kerasish.engine.layer import _shape_of
+            from kerasish.engine.layer import _shape_of, _symbolic_shapes
             first = args[0] if args else next(iter(kwargs.values()), None)
-            self._build_shapes_dict = {
-                "input_shape": tree.map_structure(_shape_of, first)}
+            self._build_shapes_dict = {"input_shape": _symbolic_shapes(
+                tree.map_structure(_shape_of, first))}
             return
         super()._maybe_build(args, kwargs)
 

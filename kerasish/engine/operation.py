@@ -184,53 +184,65 @@ class OpCall(Operation):
         return super().compute_output_spec(*args, **kwargs)
 
 
-# Placeholder sizes for unknown dims; a dim that differs between the two
-# traces depends on an unknown input dim and is reported as None. Layers
-# trace with small sizes: their `call` may be a whole network, run for
-# real here (Keras's JAX backend traces abstractly, at no cost).
-_TRACE_SIZES = (3, 5)
-# A single op traces with Keras's own sizes, so that constants up to 82
-# (`top_k(x, 5)`, `take(x, [4])`, a 5x5 kernel) fit an unknown axis as
-# they do in Keras, unless the placeholders would be large.
-_OP_TRACE_SIZES = (83, 89)
-_OP_TRACE_MAX_ENTRIES = 1 << 22
+# Placeholder sizes for unknown dims, one (first axis, other axes) pair per
+# run; a dim that differs between the two runs depends on an unknown input
+# dim and is reported as None. Unknown non-batch axes get Keras's own sizes
+# (83, 89), so that constants up to 82 (`top_k(x, 5)`, `x[:, :4]`, a 5x5
+# kernel) fit an unknown axis as they do in Keras. The batch axis of a
+# layer's input stays small: `call` may be a whole network, run for real
+# here (Keras's JAX backend traces abstractly, at no cost); a single op
+# uses the Keras sizes there too. Placeholders that would be large fall
+# back to small sizes everywhere.
+_SMALL_SIZES = ((3, 3), (5, 5))
+_LAYER_TRACE_SIZES = ((3, 83), (5, 89))
+_OP_TRACE_SIZES = ((83, 83), (89, 89))
+_TRACE_MAX_ENTRIES = 1 << 22
+
+
+def _affordable(sizes, args, kwargs):
+    """`sizes`, or `_SMALL_SIZES` if they make placeholders too big."""
+    first, other = sizes[-1]
+    entries = sum(
+        int(np.prod([(first if i == 0 else other) if d is None else d
+                     for i, d in enumerate(x.shape)]))
+        for x in tree.flatten((args, kwargs)) if isinstance(x, KerasTensor))
+    return sizes if entries <= _TRACE_MAX_ENTRIES else _SMALL_SIZES
 
 
 def op_trace_sizes(args, kwargs):
-    """`_OP_TRACE_SIZES`, or `_TRACE_SIZES` if those make big arrays."""
-    big = _OP_TRACE_SIZES[-1]
-    entries = sum(
-        int(np.prod([big if d is None else d for d in x.shape]))
-        for x in tree.flatten((args, kwargs)) if isinstance(x, KerasTensor))
-    return _OP_TRACE_SIZES if entries <= _OP_TRACE_MAX_ENTRIES \
-        else _TRACE_SIZES
+    return _affordable(_OP_TRACE_SIZES, args, kwargs)
 
 
-def trace_output_spec(fn, args, kwargs, sizes=_TRACE_SIZES):
+def trace_output_spec(fn, args, kwargs, sizes=None):
     """Infer output KerasTensors by running `fn` twice on zero arrays.
 
-    The runs change no variable (a `StatelessScope`, as Keras's
-    `compute_output_spec`): a layer that counts or averages what it sees
-    is not moved by being called on `Input`s.
+    `sizes` are the placeholder sizes of unknown dims per run (default:
+    a layer's). The runs change no variable (a `StatelessScope`, as
+    Keras's `compute_output_spec`): a layer that counts or averages what
+    it sees is not moved by being called on `Input`s.
     """
     # Imported here: `import kerasish` leaves the scopes module unloaded.
     from kerasish.engine.scopes import StatelessScope
+    if sizes is None:
+        sizes = _affordable(_LAYER_TRACE_SIZES, args, kwargs)
     runs = []
-    for size in sizes:
+    for run_sizes in sizes:
         concrete = tree.map_structure(
-            lambda x: _placeholder(x, size), (args, kwargs))
-        with tape_module.stop_recording(), call_context.trace_scope(), \
-                StatelessScope():
+            lambda x: _placeholder(x, run_sizes), (args, kwargs))
+        with tape_module.stop_recording(), \
+                call_context.trace_scope(run_sizes), StatelessScope():
             out = fn(*concrete[0], **concrete[1])
         runs.append(out)
     return tree.map_structure(_merge_spec, runs[0], runs[1])
 
 
-def _placeholder(x, size):
+def _placeholder(x, sizes):
     if not isinstance(x, KerasTensor):
         return x
     from kerasish.backend.dtypes import numpy_dtype
-    shape = tuple(size if d is None else d for d in x.shape)
+    first, other = sizes
+    shape = tuple((first if i == 0 else other) if d is None else d
+                  for i, d in enumerate(x.shape))
     return Tensor(np.zeros(shape, dtype=numpy_dtype(x.dtype)))
 
 

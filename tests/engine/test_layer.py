@@ -296,3 +296,59 @@ def test_a_call_on_inputs_changes_no_variable(nested):
     model.predict(np.full((4, 2), 4.0, "float32"), verbose=0)
     assert counter.n.numpy() == 1.0
     np.testing.assert_array_equal(counter.m.numpy(), [2.5, 2.5])
+
+
+def test_trace_gives_unknown_axes_room_for_constants():
+    # Unknown non-batch axes are traced at Keras's sizes (83, 89): indices
+    # and kernels up to 82 fit, as in Keras. The batch axis stays small.
+    seen = []
+
+    class Probe(kerasish.layers.Layer):
+        def call(self, x):
+            seen.append(tuple(x.shape))
+            return kerasish.ops.take(x, [4, 0], axis=1)
+
+    class Patches(kerasish.layers.Layer):
+        def call(self, x):
+            return kerasish.ops.image.extract_patches(x, 4)
+
+    class First4(kerasish.layers.Layer):
+        def call(self, x):
+            return x[:, :4]
+
+    seq = kerasish.Input((None, 8))
+    assert Probe()(seq).shape == (None, 2, 8)
+    assert seen == [(3, 83, 8), (5, 89, 8)]
+    assert Patches()(kerasish.Input((None, None, 3))).shape == \
+        (None, None, None, 48)
+    assert First4()(seq).shape == (None, 4, 8)
+
+
+def test_layers_built_while_tracing_record_symbolic_shapes(capsys):
+    # As Keras: a sublayer built during shape inference records
+    # `(None, 4)`, not the placeholder batch.
+    class Block(kerasish.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.dense = kerasish.layers.Dense(3)
+
+        def call(self, x):
+            return self.dense(x)
+
+    block = Block()
+    block(kerasish.Input((4,)))
+    assert block.dense.get_build_config() == {"input_shape": [None, 4]}
+
+    class Net(kerasish.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = kerasish.layers.Dense(3)
+
+        def call(self, x):
+            return self.dense(x)
+
+    net = Net()
+    net.build((None, 4))
+    assert net.get_build_config() == {"input_shape": [None, 4]}
+    net.summary()
+    assert "(None, 3)" in capsys.readouterr().out

@@ -90,7 +90,7 @@ def test_large_placeholders_fall_back_to_small_sizes():
     # (None, 512, 512) at Keras's size 89 is 23M entries: the op is traced
     # on the small sizes instead, and the shape is the same.
     big = kerasish.Input((512, 512))
-    assert operation.op_trace_sizes((big,), {}) == operation._TRACE_SIZES
+    assert operation.op_trace_sizes((big,), {}) == operation._SMALL_SIZES
     assert operation.op_trace_sizes((seq(),), {}) == \
         operation._OP_TRACE_SIZES
     assert ops.matmul(big, big).shape == (None, 512, 512)
