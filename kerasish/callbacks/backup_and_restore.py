@@ -35,7 +35,8 @@ class BackupAndRestore(Callback):
     Args:
         backup_dir: Folder for the backup files (created if missing).
         save_freq: `"epoch"` (default) or an int: back up every that many
-            batches (counted across epochs).
+            batches (counted across epochs). `False`: no regular backups,
+            only on an interruption (Keras's preemption-only setting).
         double_checkpoint: Also keep the previous backup as `*.bkp`, used
             if the latest one cannot be read.
         delete_checkpoint: Delete `backup_dir` when training finishes
@@ -62,12 +63,13 @@ class BackupAndRestore(Callback):
         super().__init__()
         if not backup_dir:
             raise ValueError("Empty `backup_dir` argument passed")
-        if save_freq != "epoch" and (not isinstance(save_freq, int) or
-                                     isinstance(save_freq, bool)):
+        if save_freq != "epoch" and save_freq is not False and (
+                not isinstance(save_freq, int) or
+                isinstance(save_freq, bool)):
             raise ValueError(
                 "Invalid value for argument `save_freq`. "
                 f"Received: save_freq={save_freq}. "
-                "Expected either 'epoch' or an integer value.")
+                "Expected either 'epoch', an integer value or False.")
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq = save_freq
         self.double_checkpoint = double_checkpoint
@@ -155,7 +157,7 @@ class BackupAndRestore(Callback):
         self._request_save()
 
     def _should_save_on_batch(self, batch):
-        if self.save_freq == "epoch":
+        if self.save_freq == "epoch" or self.save_freq is False:
             return False
         if batch <= self._last_batch_seen:
             added = batch + 1

@@ -101,11 +101,18 @@ class CallbackList(Callback):
             getattr(cb, hook)(*args, logs)
         return logs
 
+    def _call_batch(self, hook, batch, logs):
+        # As Keras, batch hooks get `logs` by keyword: `(batch, **kwargs)`
+        # signatures work.
+        logs = pythonify_logs(logs)
+        for cb in self.callbacks:
+            getattr(cb, hook)(batch, logs=logs)
+
     def on_batch_begin(self, batch, logs=None):
-        self._call("on_batch_begin", batch, logs=logs)
+        self._call_batch("on_batch_begin", batch, logs)
 
     def on_batch_end(self, batch, logs=None):
-        self._call("on_batch_end", batch, logs=logs)
+        self._call_batch("on_batch_end", batch, logs)
 
     def on_epoch_begin(self, epoch, logs=None):
         self._call("on_epoch_begin", epoch, logs=logs)
@@ -114,24 +121,24 @@ class CallbackList(Callback):
         self._call("on_epoch_end", epoch, logs=logs)
 
     def on_train_batch_begin(self, batch, logs=None):
-        self._call("on_train_batch_begin", batch, logs=logs)
+        self._call_batch("on_train_batch_begin", batch, logs)
 
     def on_train_batch_end(self, batch, logs=None):
-        self._call("on_train_batch_end", batch, logs=logs)
+        self._call_batch("on_train_batch_end", batch, logs)
 
     def on_test_batch_begin(self, batch, logs=None):
-        self._call("on_test_batch_begin", batch, logs=logs)
+        self._call_batch("on_test_batch_begin", batch, logs)
 
     def on_test_batch_end(self, batch, logs=None):
-        self._call("on_test_batch_end", batch, logs=logs)
+        self._call_batch("on_test_batch_end", batch, logs)
 
     def on_predict_batch_begin(self, batch, logs=None):
-        self._call("on_predict_batch_begin", batch, logs=logs)
+        self._call_batch("on_predict_batch_begin", batch, logs)
 
     def on_predict_batch_end(self, batch, logs=None):
         # Outputs are arrays, not floats: passed through unconverted.
         for cb in self.callbacks:
-            cb.on_predict_batch_end(batch, logs)
+            cb.on_predict_batch_end(batch, logs=logs)
 
     def on_train_begin(self, logs=None):
         self._call("on_train_begin", logs=logs)

@@ -37,4 +37,13 @@ class LambdaCallback(Callback):
                                   on_train_batch_begin, on_train_batch_end)))
         for name, fn in given.items():
             if fn is not None:
-                setattr(self, name, fn)
+                setattr(self, name, _positional(fn) if "batch" in name
+                        else fn)
+
+
+def _positional(fn):
+    """A batch hook taking `(batch, logs)` positionally, as documented,
+    whatever its second parameter is called."""
+    def hook(batch, logs=None):
+        return fn(batch, logs)
+    return hook

@@ -158,12 +158,19 @@ class FitLoop:
             state.end_batch(step)
             if model.stop_training or state.interrupt_requested:
                 break
+        ran = bool(logs)
         logs = logs or state.resumed_logs(epoch)
         state.last_batch_logs = logs
         if state.interrupt_requested:
             state.interrupted = True
             return logs
-        logs = dict(model._get_metrics_result_or_logs(logs))
+        if ran or logs:
+            logs = dict(model._get_metrics_result_or_logs(logs))
+        else:
+            # The data was used up on an epoch boundary (a generator): the
+            # epoch reports the last epoch's logs, as Keras does.
+            logs = dict(getattr(self, "_previous_logs", {}))
+        self._previous_logs = dict(logs)
         if self.val_iterator is not None and \
                 _should_eval(epoch, self.args["validation_freq"]):
             val_logs = evaluate_loop(model, self.val_iterator, cbs,

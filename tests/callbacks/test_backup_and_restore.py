@@ -248,3 +248,16 @@ def test_parent_kills_at_a_random_moment(tmp_path, reference_run):
     child.stdout.close()
     assert _run([folder, out, "0"]).returncode == 0
     assert _load(out) == _load(ref)
+
+
+def test_save_freq_false_backs_up_only_on_interruption(tmp_path):
+    # Keras accepts `save_freq=False` (preemption-only checkpointing).
+    folder = str(tmp_path / "backup")
+    callback = BackupAndRestore(folder, save_freq=False,
+                                delete_checkpoint=False)
+    x, y = data(8)
+    regression_model().fit(x, y, batch_size=4, epochs=2, verbose=0,
+                           callbacks=[callback])
+    assert not os.path.exists(folder) or not os.listdir(folder)
+    with pytest.raises(ValueError, match="save_freq"):
+        BackupAndRestore(folder, save_freq="batch")

@@ -1,5 +1,6 @@
 """The order of callback events (KERAS_REFERENCE §2.1, verified on Keras)."""
 import numpy as np
+import pytest
 
 import kerasish as keras
 from tests.callbacks.util import Recorder, data, regression_model
@@ -110,3 +111,50 @@ def test_batch_logs_are_running_means_and_batch_loss_is_exact():
     means = [float(np.float32(np.mean(exact[:i + 1]))) for i in range(3)]
     np.testing.assert_allclose(running, means, rtol=1e-6)
     assert running[0] == batch_losses[0] and running[2] != batch_losses[2]
+
+
+def test_batch_hooks_get_logs_by_keyword():
+    # Keras calls `on_*_batch_*(batch, logs=logs)`: `**kwargs` hooks work.
+    seen = []
+
+    class KeywordHooks(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, **kwargs):
+            seen.append(("train", sorted(kwargs)))
+
+        def on_test_batch_begin(self, batch, **kwargs):
+            seen.append(("test", sorted(kwargs)))
+
+        def on_predict_batch_end(self, batch, **kwargs):
+            seen.append(("predict", sorted(kwargs)))
+
+    x, y = data(8)
+    model = regression_model()
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0,
+              validation_data=(x, y), callbacks=[KeywordHooks()])
+    model.predict(x, batch_size=8, verbose=0, callbacks=[KeywordHooks()])
+    assert seen == [("train", ["logs"])] * 2 + [("test", ["logs"])] * 2 + \
+        [("predict", ["logs"])]
+    # LambdaCallback batch hooks take `(batch, logs)` positionally, as its
+    # documentation says, whatever the second parameter is called.
+    got = []
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, callbacks=[
+        keras.callbacks.LambdaCallback(
+            on_train_batch_end=lambda b, l: got.append(sorted(l)))])
+    assert got == [["loss", "mae"]]
+
+
+def test_data_used_up_on_an_epoch_boundary_reports_the_last_logs():
+    x, y = data(24)
+
+    def batches():
+        for i in range(4):
+            yield x[i * 6:(i + 1) * 6], y[i * 6:(i + 1) * 6]
+
+    recorder = Recorder()
+    model = regression_model()
+    with pytest.warns(UserWarning, match="ran out of data"):
+        history = model.fit(batches(), steps_per_epoch=2, epochs=3,
+                            verbose=0, callbacks=[recorder])
+    # Keras: the third epoch finds no batch and repeats the second's logs.
+    assert len(history.history["loss"]) == 3
+    assert history.history["loss"][2] == history.history["loss"][1]

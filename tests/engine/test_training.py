@@ -23,7 +23,9 @@ class Recorder(kerasish.callbacks.Callback):
         self.events = []
 
     def _add(name):
-        def hook(self, *args):
+        def hook(self, *args, logs=None):
+            # Batch hooks get `logs` by keyword, as in Keras.
+            args = args + (logs,) if "batch" in name else args
             label = name if len(args) == 1 else f"{name}({args[0]})"
             self.events.append(label)
         return hook
