@@ -120,9 +120,11 @@ class Mean(Metric):
 
     def result(self):
         total, count = self.total._value, self.count._value
+        # As Keras's `divide_no_nan`: integer totals divide to float32.
+        dtype = total.dtype if total.dtype.kind == "f" else np.float32
         if not count:
-            return Tensor(np.zeros((), total.dtype))
-        return Tensor(np.asarray(total / count, dtype=total.dtype))
+            return Tensor(np.zeros((), dtype))
+        return Tensor(np.asarray(total / count, dtype=dtype))
 
 
 @builtin(_MODULE)

@@ -478,3 +478,13 @@ def test_int_iou_warns_on_float_weights():
         warnings.simplefilter("always")
         m.update_state([0, 1], [0, 1], sample_weight=[0.5, 1.0])
     assert any("integer weights" in str(w.message) for w in caught)
+
+
+def test_integer_mean_divides_to_float32():
+    # Keras's divide_no_nan: an int32 total over an int32 count is float32.
+    metric = kerasish.metrics.Mean(dtype="int32")
+    assert metric.result().dtype == np.float32
+    metric.update_state([1, 2, 4])
+    result = metric.result()
+    assert result.dtype == np.float32
+    np.testing.assert_allclose(float(result), 7 / 3, rtol=1e-6)
