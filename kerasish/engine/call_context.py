@@ -59,15 +59,8 @@ class trace_scope:
         _local.trace_sizes = self._outer
 
 
-def symbolic_shape(shape):
-    """`shape` with the current trace's placeholder sizes as None: the
-    shape a layer built while tracing records (as Keras, `(None, 4)`)."""
-    sizes = getattr(_local, "trace_sizes", None)
-    if not in_trace() or sizes is None or not isinstance(shape, tuple):
-        return shape
-    first, other = sizes
-    # Small sizes on other axes could be real dims (3 channels): kept.
-    return tuple(
-        None if (i == 0 and d == first) or (i > 0 and other >= 83 and
-                                             d == other) else d
-        for i, d in enumerate(shape))
+
+def trace_sizes():
+    """The current trace's placeholder sizes `(first axis, other axes)`,
+    or None outside a trace that set them."""
+    return getattr(_local, "trace_sizes", None) if in_trace() else None

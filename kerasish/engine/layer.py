@@ -23,7 +23,8 @@ from kerasish.engine import (call_context, call_errors, dtype_policy, naming,
 from kerasish.engine.input_spec import assert_input_compatibility
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.node import Node
-from kerasish.engine.operation import Operation, trace_output_spec
+from kerasish.engine.operation import (Operation, symbolic_shape,
+                                       trace_output_spec)
 from kerasish.engine.quantization_hooks import (QuantizationHooks,
                                                 wrap_quantize)
 from kerasish.engine.variable import Variable
@@ -91,7 +92,7 @@ def _symbolic_shapes(value):
         return value
     if isinstance(value, tuple) and all(
             d is None or isinstance(d, int) for d in value):
-        return call_context.symbolic_shape(value)
+        return symbolic_shape(value)
     if isinstance(value, (list, tuple)):
         return type(value)(_symbolic_shapes(v) for v in value)
     if isinstance(value, dict):

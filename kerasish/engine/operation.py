@@ -236,6 +236,21 @@ def trace_output_spec(fn, args, kwargs, sizes=None):
     return tree.map_structure(_merge_spec, runs[0], runs[1])
 
 
+def symbolic_shape(shape):
+    """`shape` with the current trace's placeholder sizes as None: the
+    shape a layer built while tracing records (as Keras, `(None, 4)`)."""
+    sizes = call_context.trace_sizes()
+    if sizes is None:
+        return shape
+    first, other = sizes
+    # On other axes only Keras's sizes are placeholders for sure; a small
+    # size could be a real dim (3 channels) and is kept.
+    known = other in (size for _, size in _OP_TRACE_SIZES)
+    return tuple(None if (i == 0 and d == first) or
+                 (i > 0 and known and d == other) else d
+                 for i, d in enumerate(shape))
+
+
 def _placeholder(x, sizes):
     if not isinstance(x, KerasTensor):
         return x
