@@ -19,7 +19,8 @@ class SeedGenerator:
     """Stateful source of random numbers.
 
     Args:
-        seed: Optional int; `None` seeds from the global generator.
+        seed: Optional int; `None` draws one from Python's `random`, as
+            Keras does (`set_random_seed` makes it reproducible).
 
     Example:
 
@@ -36,9 +37,9 @@ class SeedGenerator:
             raise ValueError(
                 "Argument `seed` must be an integer or None. "
                 f"Received: seed={seed!r}")
-        if seed is None:
-            seed = int(global_generator().rng.integers(2**31 - 1))
         self._initial_seed = seed
+        if seed is None:
+            seed = make_default_seed()
         self.name = name or "seed_generator"
         self.rng = np.random.default_rng(seed)
 
@@ -61,22 +62,42 @@ class SeedGenerator:
         return cls(**config)
 
 
+def make_default_seed():
+    """A seed for an unseeded generator or initializer, drawn from Python's
+    `random` as Keras draws it (so `set_random_seed` fixes it, and a
+    PyDataset's shuffle sees the same Python RNG as under Keras)."""
+    return _pyrandom.randint(1, int(1e9))
+
+
 _GLOBAL = [None]
 
 
 def global_generator():
-    """The generator used when `seed=None`."""
+    """The generator used when `seed=None` (made on first use after
+    `set_random_seed`, as Keras's global `SeedGenerator`)."""
     note_escape("a random draw inside the step")
     if _GLOBAL[0] is None:
-        _GLOBAL[0] = SeedGenerator.__new__(SeedGenerator)
-        _GLOBAL[0]._initial_seed = None
-        _GLOBAL[0].name = "global_seed_generator"
-        _GLOBAL[0].rng = np.random.default_rng()
+        _GLOBAL[0] = SeedGenerator(name="global_seed_generator")
     return _GLOBAL[0]
 
 
+def global_generator_state():
+    """The global generator's state, or None if it was not made yet."""
+    return None if _GLOBAL[0] is None else _GLOBAL[0].get_state()
+
+
+def set_global_generator_state(state):
+    if state is None:
+        _GLOBAL[0] = None
+    else:
+        global_generator().set_state(state)
+
+
 def set_random_seed(seed):
-    """Seed Python's `random`, numpy's global RNG and kerasish's generator.
+    """Seed Python's `random` and numpy's global RNG, as Keras does.
+
+    kerasish's global generator (behind `seed=None` draws) is reset and made
+    again, from Python's `random`, at its next use.
 
     After this call, model weights, shuffling and dropout are reproducible.
 
@@ -94,11 +115,46 @@ def set_random_seed(seed):
             f"Received: seed={seed!r} (of type {type(seed)})")
     _pyrandom.seed(int(seed))
     np.random.seed(int(seed) % 2**32)
-    gen = SeedGenerator.__new__(SeedGenerator)
-    gen._initial_seed = int(seed)
-    gen.name = "global_seed_generator"
-    gen.rng = np.random.default_rng(int(seed))
-    _GLOBAL[0] = gen
+    _GLOBAL[0] = None
+
+
+def numpy_global_state():
+    """numpy's legacy global RNG state (`np.random.get_state()`), as a list
+    that JSON and HDF5 attributes can hold."""
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    return [name, np.array(keys), int(pos), int(has_gauss), float(cached)]
+
+
+def numpy_rng_from(state):
+    """A private `np.random.RandomState` at `state` (from
+    `numpy_global_state`); `None` for numpy's global RNG itself."""
+    name, keys, pos, has_gauss, cached = state
+    rng = np.random.RandomState()
+    rng.set_state((name, np.asarray(keys, np.uint32), pos, has_gauss,
+                   cached))
+    return rng
+
+
+def set_numpy_global_state(state):
+    np.random.set_state(numpy_rng_from(state).get_state())
+
+
+def python_global_state():
+    """Python's `random` state, as nested lists."""
+    version, internal, gauss = _pyrandom.getstate()
+    return [version, list(internal), gauss]
+
+
+def python_rng_from(state):
+    """A private `random.Random` at `state` (from `python_global_state`)."""
+    version, internal, gauss = state
+    rng = _pyrandom.Random()
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
+
+
+def set_python_global_state(state):
+    _pyrandom.setstate(python_rng_from(state).getstate())
 
 
 def make_rng(seed):

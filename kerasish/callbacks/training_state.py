@@ -9,7 +9,7 @@ points of a new `fit` call:
 * the metrics' running state (a mid-epoch resume continues the means),
 * every random generator: kerasish's global one, each layer's
   `SeedGenerator`, numpy's legacy global RNG and Python's `random`,
-* the data order (the epoch iterator's seed, pass and cursor),
+* the data order (the epoch iterator's pass, cursor and shuffle draws),
 * the state of every callback that has `get_state()` (History,
   EarlyStopping, ModelCheckpoint, ReduceLROnPlateau, CSVLogger, ...).
 
@@ -19,7 +19,6 @@ at epoch end already includes History's entry for that epoch.
 """
 import contextlib
 import json
-import random as _pyrandom
 import signal
 import threading
 
@@ -227,27 +226,22 @@ def _seed_generators(model):
 
 
 def capture_rng(model):
-    legacy = np.random.get_state()
     return {
-        "global": krandom.global_generator().get_state(),
+        "global": krandom.global_generator_state(),
         "layers": {k: g.get_state() for k, g in _seed_generators(model)},
-        "numpy": [legacy[0], np.array(legacy[1]), int(legacy[2]),
-                  int(legacy[3]), float(legacy[4])],
-        "python": _pyrandom.getstate(),
+        "numpy": krandom.numpy_global_state(),
+        "python": krandom.python_global_state(),
     }
 
 
 def restore_rng(model, state):
-    krandom.global_generator().set_state(state["global"])
+    krandom.set_global_generator_state(state["global"])
     layers = state.get("layers", {})
     for key, generator in _seed_generators(model):
         if key in layers:
             generator.set_state(layers[key])
-    name, keys, pos, has_gauss, cached = state["numpy"]
-    np.random.set_state((name, np.asarray(keys, np.uint32), pos, has_gauss,
-                         cached))
-    version, internal, gauss = state["python"]
-    _pyrandom.setstate((version, tuple(internal), gauss))
+    krandom.set_numpy_global_state(state["numpy"])
+    krandom.set_python_global_state(state["python"])
 
 
 # -- (de)serialization into an HDF5 group --------------------------------------

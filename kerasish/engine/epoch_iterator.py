@@ -117,17 +117,18 @@ class EpochIterator:
     # -- state for bit-exact resume ------------------------------------------
     def get_state(self):
         # Only a pass continuing across epochs has a cursor worth saving;
-        # a full-pass epoch restarts its pass anyway.
+        # a full-pass epoch restarts its pass anyway. A pass under way
+        # saves its shuffle draws, which the restored pass replays.
         resumable = self._iterator is not None and self.steps_per_epoch
         return {"pass": self._pass, "consumed": self._consumed
                 if resumable else 0,
-                "seed": getattr(self.adapter, "seed", None)}
+                "shuffle": self.adapter.shuffle_state()
+                if self._iterator is not None else None}
 
     def set_state(self, state):
-        if getattr(self.adapter, "seed", None) is not None and \
-                state.get("seed") is not None:
-            self.adapter.seed = state["seed"]
         self._pass = state["pass"]
         self._iterator = None
+        if state.get("shuffle"):
+            self.adapter.replay_shuffle(state["shuffle"])
         for _ in range(state.get("consumed", 0)):
             self._next_batch()

@@ -62,7 +62,11 @@ class FitLoop:
                                    a["steps_per_epoch"], a["shuffle"],
                                    a["class_weight"])
         self.iterator = EpochIterator(adapter, a["steps_per_epoch"])
-        self.model._symbolic_build(adapter.peek_batch())
+        # Keras starts (and drops) a pass to build, which makes that pass's
+        # shuffle draws: reading the same way keeps its batch order.
+        self.model._symbolic_build(
+            adapter.peek_pass() if self.model._reads_a_batch_to_build()
+            else adapter.peek_batch())
         self.val_iterator = self._validation_iterator(val_data)
         self.callbacks = _make_callbacks(
             self.model, a["callbacks"], a["verbose"], a["epochs"],

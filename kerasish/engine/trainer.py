@@ -431,6 +431,13 @@ class Trainer:
         return self._flatten_metrics_in_order(logs)
 
     # -- building -------------------------------------------------------------
+    def _reads_a_batch_to_build(self):
+        """Keras's test for reading a batch before a loop: the model, its
+        compiled loss or its compiled metrics are unbuilt."""
+        return not all(layer.built for layer in self._flatten_layers()) or \
+            any(c is not None and not getattr(c, "built", True)
+                for c in (self._compile_loss, self._compile_metrics))
+
     def _symbolic_build(self, batch):
         """Build the model (and the optimizer's slots) from a data batch."""
         if not self.built:

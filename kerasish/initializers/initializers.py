@@ -5,7 +5,6 @@ the global seed), so calling the same instance twice repeats its values, as
 in Keras 3.
 """
 import math
-import random as _pyrandom
 
 import numpy as np
 
@@ -134,7 +133,7 @@ class RandomInitializer(Initializer):
     def __init__(self, seed=None):
         self._init_seed = seed
         if seed is None:
-            seed = _pyrandom.randint(1, int(1e9))
+            seed = random.make_default_seed()
         elif not isinstance(seed, (int, random.SeedGenerator)):
             raise ValueError(
                 "`seed` argument should be an instance of "

@@ -54,6 +54,53 @@ def test_resume_is_bit_exact_from_any_batch(tmp_path, crash_at):
     assert not os.path.exists(tmp_path / "b")
 
 
+class Shards(keras.utils.PyDataset):
+    """Six batches of four samples."""
+
+    def __init__(self):
+        super().__init__()
+        self.x, self.y = data(24)
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.x[4 * i:4 * i + 4], self.y[4 * i:4 * i + 4]
+
+
+def train_shuffled(backup, source, crash_at=None, steps_per_epoch=None):
+    keras.utils.set_random_seed(4)
+    model = regression_model("adam", dropout=0.3)
+    cbs = [BackupAndRestore(backup, save_freq=1)]
+    if crash_at:
+        cbs.append(Crash(crash_at))
+    if source == "pydataset":
+        args = dict(x=Shards(), shuffle=True)
+    else:
+        x, y = data(24)
+        args = dict(x=x, y=y, batch_size=4, shuffle=source)
+    history = model.fit(epochs=3, callbacks=cbs, verbose=0,
+                        steps_per_epoch=steps_per_epoch, **args)
+    return model, history
+
+
+@pytest.mark.parametrize("source,steps_per_epoch",
+                         [("batch", None), ("pydataset", None), (True, 4)])
+def test_resume_replays_the_shuffle_of_the_pass_under_way(
+        tmp_path, source, steps_per_epoch):
+    # Shuffles draw from the global RNGs (as Keras); a resumed pass
+    # replays its draws, so the batches after the crash are the same.
+    reference, ref_history = train_shuffled(str(tmp_path / "ref"), source,
+                                            steps_per_epoch=steps_per_epoch)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        train_shuffled(str(tmp_path / "b"), source, crash_at=9,
+                       steps_per_epoch=steps_per_epoch)
+    resumed, history = train_shuffled(str(tmp_path / "b"), source,
+                                      steps_per_epoch=steps_per_epoch)
+    assert weights_bytes(resumed) == weights_bytes(reference)
+    assert history.history == ref_history.history
+
+
 def test_epoch_granular_backup_resumes_at_next_epoch(tmp_path):
     reference, ref_history = train(str(tmp_path / "ref"), save_freq="epoch")
     with pytest.raises(RuntimeError):

@@ -1,4 +1,5 @@
 """Data adapters and the epoch iterator, below the fit loop."""
+import random
 import warnings
 
 import numpy as np
@@ -57,17 +58,54 @@ def test_batch_size_from_steps_and_default():
     assert ArrayDataAdapter(X, Y).batch_size == 32
 
 
-def test_shuffle_modes():
-    full = ArrayDataAdapter(X, Y, batch_size=4, shuffle=True, seed=1)
-    order = np.concatenate([b[1] for b in full.get_numpy_iterator(0)])
-    assert sorted(order.tolist()) == Y.tolist() and \
-        order.tolist() != Y.tolist()
-    again = np.concatenate([b[1] for b in full.get_numpy_iterator(0)])
-    np.testing.assert_array_equal(order, again)   # one order per epoch
-    batch = ArrayDataAdapter(X, Y, batch_size=4, shuffle="batch", seed=1)
-    chunks = [b[1] for b in batch.get_numpy_iterator(0)]
-    assert [sorted(c.tolist()) for c in chunks] == \
-        [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+def test_shuffle_draws_from_numpy_global_rng_as_keras():
+    # Keras: np.random.permutation(num_samples) when a pass yields its
+    # first batch; with "batch", np.random.permutation(len(batch)) + start
+    # as each batch is sliced.
+    np.random.seed(1)
+    full = ArrayDataAdapter(X, Y, batch_size=4, shuffle=True)
+    passes = [np.concatenate([b[1] for b in full.get_numpy_iterator()])
+              for _ in range(2)]
+    reference = np.random.RandomState(1)
+    for order in passes:
+        np.testing.assert_array_equal(order, reference.permutation(10))
+    assert passes[0].tolist() != passes[1].tolist()
+    np.random.seed(2)
+    batch = ArrayDataAdapter(X, Y, batch_size=4, shuffle="batch")
+    chunks = [b[1].tolist() for b in batch.get_numpy_iterator()]
+    reference = np.random.RandomState(2)
+    assert chunks == [(reference.permutation(n) + start).tolist()
+                      for start, n in ((0, 4), (4, 4), (8, 2))]
+
+
+def test_shuffle_draw_happens_at_the_first_batch_and_peek_draws_nothing():
+    np.random.seed(3)
+    adapter = ArrayDataAdapter(X, Y, batch_size=4, shuffle=True)
+    first = adapter.peek_batch()
+    np.testing.assert_array_equal(first[1], Y[:4])
+    iterator = adapter.get_numpy_iterator()
+    np.random.seed(4)            # the draw is lazy, as Keras's generator
+    order = np.concatenate([b[1] for b in iterator])
+    np.testing.assert_array_equal(order,
+                                  np.random.RandomState(4).permutation(10))
+
+
+@pytest.mark.parametrize("shuffle", [True, "batch"])
+def test_restored_pass_replays_its_draws(shuffle):
+    np.random.seed(5)
+    adapter = ArrayDataAdapter(X, Y, batch_size=4, shuffle=shuffle)
+    iterator = EpochIterator(adapter, steps_per_epoch=2)
+    original = [b[1].tolist() for _, b in iterator.enumerate_epoch()]
+    state, after_two = iterator.get_state(), np.random.get_state()
+    rest = [b[1].tolist() for _, b in iterator.enumerate_epoch()]
+    np.random.seed(99)          # a new process: the global RNG elsewhere
+    again = EpochIterator(
+        ArrayDataAdapter(X, Y, batch_size=4, shuffle=shuffle),
+        steps_per_epoch=2)
+    np.random.set_state(after_two)      # restore_rng's job
+    again.set_state(state)              # draws nothing from the global RNG
+    assert original and [b[1].tolist() for _, b in
+                         again.enumerate_epoch()] == rest
 
 
 def test_number_lists_are_arrays():
@@ -213,11 +251,15 @@ def test_py_dataset_hooks_run_once_per_epoch():
     assert (data.begins, data.ends) == (3, 3)
 
 
-def test_py_dataset_shuffle_permutes_batch_indices_per_epoch():
-    iterator = EpochIterator(PyDatasetAdapter(Batches(8), shuffle=True,
-                                              seed=3))
+def test_py_dataset_shuffle_uses_python_random_shuffle_as_keras():
+    random.seed(3)
+    iterator = EpochIterator(PyDatasetAdapter(Batches(8), shuffle=True))
     first, second = _first_values(iterator, 0), _first_values(iterator, 1)
-    assert sorted(first) == sorted(second) == list(map(float, range(8)))
+    reference = random.Random(3)
+    for values in (first, second):
+        expected = list(range(8))
+        reference.shuffle(expected)
+        assert values == list(map(float, expected))
     assert first != second
 
 
@@ -286,17 +328,3 @@ def test_missing_len_and_num_batches_explains_what_to_implement():
 
     with pytest.raises(NotImplementedError, match="num_batches"):
         NoLength().num_batches
-
-
-def test_epoch_iterator_state_round_trip():
-    adapter = ArrayDataAdapter(X, Y, batch_size=2, shuffle=True, seed=5)
-    iterator = EpochIterator(adapter, steps_per_epoch=3)
-    _first_values(iterator)
-    state = iterator.get_state()
-    expected = _first_values(iterator)
-    clone = EpochIterator(ArrayDataAdapter(X, Y, batch_size=2, shuffle=True,
-                                           seed=99), steps_per_epoch=3)
-    clone.set_state(state)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert _first_values(clone) == expected

@@ -47,8 +47,7 @@ def _reject(argument, description, kind, value):
 
 
 def get_data_adapter(x, y=None, sample_weight=None, batch_size=None,
-                     steps_per_epoch=None, shuffle=False, class_weight=None,
-                     seed=None):
+                     steps_per_epoch=None, shuffle=False, class_weight=None):
     """Pick the adapter for `x`.
 
     Args:
@@ -58,8 +57,6 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None,
         shuffle: `True`, `False` or `"batch"` (arrays); a PyDataset's batch
             order is permuted when true; streams ignore it.
         class_weight: `{class_index: weight}` (not for generators).
-        seed: Seed of the shuffling (drawn from the global generator if
-            None).
 
     Returns:
         A `DataAdapter`.
@@ -77,7 +74,7 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None,
         _reject("sample_weights", "the sample weights", "PyDataset",
                 sample_weight)
         return PyDatasetAdapter(x, class_weight=class_weight,
-                                shuffle=shuffle, seed=seed)
+                                shuffle=shuffle)
     if x is None:
         raise ValueError("Unrecognized data type: x=None (you passed no "
                          "input data).")
@@ -95,5 +92,4 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None,
                          f"(of type {type(x)})")
     return ArrayDataAdapter(x, y, sample_weight=sample_weight,
                             batch_size=batch_size, steps=steps_per_epoch,
-                            shuffle=shuffle, class_weight=class_weight,
-                            seed=seed)
+                            shuffle=shuffle, class_weight=class_weight)

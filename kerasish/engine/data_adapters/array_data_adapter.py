@@ -1,9 +1,9 @@
 """Batches from in-memory arrays (and lists/dicts of arrays).
 
 Floats are converted to floatx once; strings and Python objects are refused
-with a clear error. Shuffling draws a fresh permutation each epoch from a
-seed fixed when the adapter is made, so an epoch's order can be recomputed
-exactly (bit-exact resume needs that).
+with a clear error. Shuffling draws from numpy's global RNG as Keras does:
+`np.random.permutation(num_samples)` when a pass yields its first batch, or
+with `shuffle="batch"` a permutation of each batch as it is sliced.
 """
 import math
 
@@ -13,6 +13,7 @@ from kerasish import tree
 from kerasish.backend import config
 from kerasish.engine.data_adapters.data_adapter import DataAdapter
 from kerasish.engine.data_adapters import utils
+from kerasish.engine.data_adapters.shuffle_draws import ShuffleDraws
 
 
 def _check_numeric(name, a):
@@ -95,12 +96,10 @@ class ArrayDataAdapter(DataAdapter):
         shuffle: `True` (global permutation per epoch), `"batch"`
             (within each batch) or `False`.
         class_weight: `{class_index: weight}`, turned into sample weights.
-        seed: Seed of the per-epoch permutations (drawn from the global
-            generator if None).
     """
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None,
-                 steps=None, shuffle=False, class_weight=None, seed=None):
+                 steps=None, shuffle=False, class_weight=None):
         if sample_weight is not None and class_weight is not None:
             raise ValueError(
                 "You cannot `class_weight` and `sample_weight` at the same "
@@ -127,10 +126,7 @@ class ArrayDataAdapter(DataAdapter):
                              f"Received: batch_size={batch_size}")
         self._batch_size = int(batch_size)
         self._shuffle = shuffle
-        if seed is None:
-            from kerasish.backend import random
-            seed = int(random.global_generator().rng.integers(2**31 - 1))
-        self.seed = int(seed)
+        self._draws = ShuffleDraws("numpy")
 
     @property
     def num_batches(self):
@@ -152,31 +148,41 @@ class ArrayDataAdapter(DataAdapter):
     def partial_batch_size(self):
         return self._num_samples % self._batch_size or None
 
-    def _order(self, epoch):
-        n, bs = self._num_samples, self._batch_size
-        rng = np.random.default_rng([self.seed, int(epoch)])
-        if self._shuffle == "batch":
-            order = np.arange(n)
-            for start in range(0, n, bs):
-                order[start:start + bs] = rng.permutation(
-                    order[start:start + bs])
-            return order
-        if self._shuffle:
-            return rng.permutation(n)
-        return None
-
     def get_numpy_iterator(self, epoch=0):
-        order = self._order(epoch)
+        self._draws.new_pass()
+        return self._batches()
+
+    def _batches(self):
         n, bs = self._num_samples, self._batch_size
         leaves = tree.flatten(self._data)
         pack = tree.unflattener(self._data)
+        order = None
+        if self._shuffle and self._shuffle != "batch":
+            order = self._draws.rng().permutation(n)
         for start in range(0, n, bs):
             stop = min(start + bs, n)
-            if order is None:
-                index = slice(start, stop)
-                yield pack([None if a is None else a[index]
-                            for a in leaves])
-            else:
+            if self._shuffle == "batch":
+                index = self._draws.rng().permutation(stop - start) + start
+            elif order is not None:
                 index = order[start:stop]
-                yield pack([None if a is None else np.take(a, index, 0)
+            else:
+                yield pack([None if a is None else a[start:stop]
                             for a in leaves])
+                continue
+            yield pack([None if a is None else np.take(a, index, 0)
+                        for a in leaves])
+
+    def peek_batch(self):
+        stop = min(self._batch_size, self._num_samples)
+        return tree.unflattener(self._data)(
+            [None if a is None else a[:stop]
+             for a in tree.flatten(self._data)])
+
+    def peek_pass(self):
+        return next(self.get_numpy_iterator())
+
+    def shuffle_state(self):
+        return self._draws.get_state() if self._shuffle else None
+
+    def replay_shuffle(self, state):
+        self._draws.replay(state)

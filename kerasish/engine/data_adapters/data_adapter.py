@@ -36,8 +36,21 @@ class DataAdapter:
             f"{type(self).__name__} must implement get_numpy_iterator().")
 
     def peek_batch(self):
-        """The first batch (used to build the model before training)."""
+        """The first batch (used to build the model before training),
+        read without touching any random generator."""
         return next(iter(self.get_numpy_iterator(0)))
+
+    def peek_pass(self):
+        """A batch read the way Keras reads one to build a model before
+        `fit`: a pass is started (making its shuffle draws) and dropped."""
+        return self.peek_batch()
+
+    def shuffle_state(self):
+        """What replays the current pass's shuffle (None if unshuffled)."""
+        return None
+
+    def replay_shuffle(self, state):
+        """Make the next pass repeat the shuffle `shuffle_state` saw."""
 
     def on_epoch_begin(self):
         pass

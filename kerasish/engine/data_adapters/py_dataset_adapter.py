@@ -1,7 +1,7 @@
 """Batches from a `PyDataset` (or the older `Sequence`), by index.
 
 Each pass asks for `dataset[i]` over `range(num_batches)` (shuffled per
-pass when `shuffle` is true, from a seed fixed at construction), or over
+pass when `shuffle` is true, with Python's `random.shuffle` as Keras), or over
 `0, 1, 2, ...` for an infinite dataset. With `workers > 1` (or
 `use_multiprocessing`), batches are prepared ahead by a pool and still
 arrive in order.
@@ -14,6 +14,7 @@ from kerasish.engine.data_adapters import utils
 from kerasish.engine.data_adapters.array_data_adapter import convert_arrays
 from kerasish.engine.data_adapters.data_adapter import DataAdapter
 from kerasish.engine.data_adapters.prefetch import prefetch
+from kerasish.engine.data_adapters.shuffle_draws import ShuffleDraws
 
 
 class PyDatasetAdapter(DataAdapter):
@@ -24,12 +25,9 @@ class PyDatasetAdapter(DataAdapter):
         class_weight: Optional `{class: weight}` turned into per-sample
             weights of `(x, y)` batches.
         shuffle: Permute the batch indices every pass.
-        seed: Seed of the permutations (drawn from the global generator
-            if None).
     """
 
-    def __init__(self, dataset, class_weight=None, shuffle=False,
-                 seed=None):
+    def __init__(self, dataset, class_weight=None, shuffle=False):
         self.dataset = dataset
         self.class_weight = class_weight
         self._num_batches = dataset.num_batches
@@ -37,10 +35,7 @@ class PyDatasetAdapter(DataAdapter):
         self._use_multiprocessing = dataset.use_multiprocessing
         self._queue_size = dataset.max_queue_size
         self.shuffle = bool(shuffle) and self._num_batches is not None
-        if seed is None:
-            from kerasish.backend import random
-            seed = int(random.global_generator().rng.integers(2**31 - 1))
-        self.seed = int(seed)
+        self._draws = ShuffleDraws("python")
         self._peeked = None
 
     @property
@@ -75,17 +70,22 @@ class PyDatasetAdapter(DataAdapter):
                     batch[1], self.class_weight),)
         return batch
 
-    def _indices(self, epoch):
+    def _indices(self):
         if self._num_batches is None:
             return itertools.count()
         if self.shuffle:
-            rng = np.random.default_rng([self.seed, int(epoch)])
-            return rng.permutation(self._num_batches).tolist()
+            indices = list(range(self._num_batches))
+            self._draws.rng().shuffle(indices)
+            return indices
         return range(self._num_batches)
 
     def get_numpy_iterator(self, epoch=0):
+        self._draws.new_pass()
+        return self._batches()
+
+    def _batches(self):
         dataset, workers = self.dataset, self._workers
-        indices = self._indices(epoch)
+        indices = self._indices()
         if workers > 1 or (workers > 0 and self._use_multiprocessing):
             batches = prefetch(dataset, indices, workers,
                                self._use_multiprocessing, self._queue_size)
@@ -101,6 +101,18 @@ class PyDatasetAdapter(DataAdapter):
                                  "batch to train or evaluate on.")
             self._peeked = self._standardize(self.dataset[0])
         return self._peeked
+
+    def peek_pass(self):
+        if not self.shuffle or not self._num_batches:
+            return self.peek_batch()
+        self._draws.new_pass()
+        return self._standardize(self.dataset[self._indices()[0]])
+
+    def shuffle_state(self):
+        return self._draws.get_state() if self.shuffle else None
+
+    def replay_shuffle(self, state):
+        self._draws.replay(state)
 
     def on_epoch_begin(self):
         self.dataset.on_epoch_begin()

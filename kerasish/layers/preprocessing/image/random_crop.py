@@ -48,8 +48,8 @@ class RandomCrop(BaseImagePreprocessingLayer):
         super().__init__(data_format=data_format, **kwargs)
         self.height = check_size(height, "height")
         self.width = check_size(width, "width")
-        self.seed = seed if seed is not None else int(
-            random_backend.global_generator().rng.integers(2**31 - 1))
+        self.seed = seed if seed is not None else \
+            random_backend.make_default_seed()
         self.generator = random_backend.SeedGenerator(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
