@@ -22,9 +22,10 @@ from kerasish.train.errors import (  # noqa: F401
     NanLossDuringTrainingError)
 from kerasish.train.coordinator import Coordinator  # noqa: F401
 from kerasish.train.global_step import (  # noqa: F401
-    get_global_step, get_or_create_global_step)
+    create_global_step, get_global_step, get_or_create_global_step)
 from kerasish.train.checkpoint import (  # noqa: F401
-    Saver, latest_checkpoint)
+    CheckpointState, Saver, checkpoint_exists, get_checkpoint_state,
+    latest_checkpoint)
 from kerasish.train.session import (  # noqa: F401
     TrainingSession, RunOptions, RunMetadata)
 from kerasish.train.session_creator import (  # noqa: F401

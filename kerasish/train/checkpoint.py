@@ -1,4 +1,5 @@
-"""Checkpoints of a session's model: `Saver`, `latest_checkpoint`.
+"""Checkpoints of a session's model: `Saver`, `latest_checkpoint`,
+`get_checkpoint_state`, `checkpoint_exists`.
 
 A checkpoint `<dir>/model.ckpt-<step>` is the file
 `model.ckpt-<step>.weights.h5` in Keras 3's weights layout (weights and
@@ -24,9 +25,9 @@ def _quote(path):
     return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def read_checkpoint_state(checkpoint_dir):
+def read_checkpoint_state(checkpoint_dir, latest_filename=None):
     """`(latest, [all])` prefixes from `<dir>/checkpoint`, or `(None, [])`."""
-    path = os.path.join(checkpoint_dir, STATE_FILE)
+    path = os.path.join(checkpoint_dir, latest_filename or STATE_FILE)
     if not os.path.exists(path):
         return None, []
     latest, paths = None, []
@@ -70,8 +71,71 @@ def latest_checkpoint(checkpoint_dir):
     return None
 
 
-def checkpoint_exists(prefix):
-    return prefix is not None and os.path.exists(prefix + SUFFIX)
+def checkpoint_exists(checkpoint_prefix):
+    """Whether a checkpoint was written at `checkpoint_prefix` (as TF's
+    `tf.compat.v1.train.checkpoint_exists`).
+
+    Example:
+
+    >>> checkpoint_exists("/no/such/model.ckpt-0")
+    False
+    """
+    return checkpoint_prefix is not None and \
+        os.path.exists(str(checkpoint_prefix) + SUFFIX)
+
+
+class CheckpointState:
+    """What `<dir>/checkpoint` says (TF's `CheckpointState` message).
+
+    Attributes:
+        model_checkpoint_path: Prefix of the newest checkpoint.
+        all_model_checkpoint_paths: Prefixes of the kept checkpoints,
+            oldest first (the newest last).
+    """
+
+    def __init__(self, model_checkpoint_path, all_model_checkpoint_paths):
+        self.model_checkpoint_path = model_checkpoint_path
+        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths)
+
+    def __eq__(self, other):
+        return isinstance(other, CheckpointState) and \
+            str(self) == str(other)
+
+    def __str__(self):
+        lines = [f"model_checkpoint_path: "
+                 f"{_quote(self.model_checkpoint_path)}"]
+        lines += [f"all_model_checkpoint_paths: {_quote(p)}"
+                  for p in self.all_model_checkpoint_paths]
+        return "\n".join(lines) + "\n"
+
+    __repr__ = __str__
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """The `CheckpointState` of `checkpoint_dir`, or `None` without one.
+
+    As TF, paths relative to the folder are made absolute by joining them
+    to `checkpoint_dir`, and a state file naming no checkpoint is an error.
+
+    Args:
+        checkpoint_dir: The folder of the checkpoints.
+        latest_filename: Name of the state file (default `"checkpoint"`).
+
+    Example:
+
+    >>> import tempfile
+    >>> get_checkpoint_state(tempfile.mkdtemp()) is None
+    True
+    """
+    checkpoint_dir = os.fspath(checkpoint_dir)
+    path = os.path.join(checkpoint_dir, latest_filename or STATE_FILE)
+    if not os.path.exists(path):
+        return None
+    latest, paths = read_checkpoint_state(checkpoint_dir, latest_filename)
+    if latest is None:
+        raise ValueError(f"Invalid checkpoint state loaded from {path}: it "
+                         "names no `model_checkpoint_path`.")
+    return CheckpointState(latest, paths)
 
 
 class Saver:

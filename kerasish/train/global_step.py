@@ -43,6 +43,35 @@ def get_global_step(model=None):
     return optimizer._iterations
 
 
+def create_global_step(model=None):
+    """Create the standalone int64 `global_step` variable (as TF's
+    `tf.compat.v1.train.create_global_step`); an error if one exists.
+
+    A compiled model's global step is its optimizer's iteration counter,
+    which always exists, so with a model (or inside a session) this
+    raises, as TF does for an existing step.
+
+    Example:
+
+    >>> import kerasish as keras
+    >>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    >>> model.compile("sgd", "mse")
+    >>> create_global_step(model)
+    Traceback (most recent call last):
+    ...
+    ValueError: "global_step" already exists.
+    """
+    if get_global_step(model) is not None:
+        raise ValueError('"global_step" already exists.')
+    if model is not None or _active_model() is not None:
+        raise ValueError(
+            "The model has no optimizer, so it has no global step. Call "
+            "`model.compile(optimizer=...)` first.")
+    _DEFAULT["step"] = Variable(np.zeros((), np.int64), dtype="int64",
+                                trainable=False, name="global_step")
+    return _DEFAULT["step"]
+
+
 def get_or_create_global_step(model=None):
     """The global step of `model` (see `get_global_step`), creating a
     standalone int64 `global_step` variable when there is no model.
@@ -54,15 +83,7 @@ def get_or_create_global_step(model=None):
     'global_step'
     """
     step = get_global_step(model)
-    if step is not None:
-        return step
-    if model is not None or _active_model() is not None:
-        raise ValueError(
-            "The model has no optimizer, so it has no global step. Call "
-            "`model.compile(optimizer=...)` first.")
-    _DEFAULT["step"] = Variable(np.zeros((), np.int64), dtype="int64",
-                                trainable=False, name="global_step")
-    return _DEFAULT["step"]
+    return step if step is not None else create_global_step(model)
 
 
 def global_step_value(model):

@@ -93,6 +93,18 @@ def test_checkpoint_listener_can_stop_and_saver_retention(tmp_path):
     assert step_of(m) == 2
     files = sorted(f for f in os.listdir(tmp_path) if f.endswith(".h5"))
     assert files == ["model.ckpt-1.weights.h5", "model.ckpt-2.weights.h5"]
+    # As TF 2.21's tf.compat.v1.train.get_checkpoint_state: paths joined
+    # to the folder, the kept ones oldest first, str() in text form.
+    state = train.get_checkpoint_state(str(tmp_path))
+    prefix = os.path.join(str(tmp_path), "model.ckpt-")
+    assert state.model_checkpoint_path == prefix + "2"
+    assert state.all_model_checkpoint_paths == [prefix + "1", prefix + "2"]
+    assert str(state) == (f'model_checkpoint_path: "{prefix}2"\n'
+                          f'all_model_checkpoint_paths: "{prefix}1"\n'
+                          f'all_model_checkpoint_paths: "{prefix}2"\n')
+    assert train.checkpoint_exists(prefix + "2")
+    assert not train.checkpoint_exists(prefix + "0")
+    assert train.get_checkpoint_state(str(tmp_path / "none")) is None
     with pytest.raises(ValueError, match="both saver and scaffold"):
         train.CheckpointSaverHook(str(tmp_path), save_steps=1, saver=saver,
                                   scaffold=train.Scaffold())

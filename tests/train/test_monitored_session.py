@@ -189,6 +189,19 @@ def test_get_or_create_global_step():
     assert train.get_or_create_global_step() is standalone
 
 
+def test_create_global_step_refuses_an_existing_one(monkeypatch):
+    from kerasish.train import global_step
+    monkeypatch.setattr(global_step, "_DEFAULT", {})
+    created = train.create_global_step()
+    assert created.path == "global_step" and created.dtype == "int64"
+    assert train.get_global_step() is created
+    # As TF: ValueError('"global_step" already exists.')
+    with pytest.raises(ValueError, match='"global_step" already exists'):
+        train.create_global_step()
+    with pytest.raises(ValueError, match='"global_step" already exists'):
+        train.create_global_step(model())
+
+
 RESUME = """
 import sys, numpy as np, kerasish as keras
 from kerasish import train
