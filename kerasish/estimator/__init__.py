@@ -55,10 +55,15 @@ from kerasish.estimator.head import RegressionHead  # noqa: F401
 from kerasish.estimator.classification_heads import (  # noqa: F401
     BinaryClassHead, MultiClassHead)
 from kerasish.estimator.linear import (  # noqa: F401
-    LinearClassifier, LinearRegressor)
-from kerasish.estimator.dnn import DNNClassifier, DNNRegressor  # noqa: F401
+    LinearClassifier, LinearEstimator, LinearRegressor)
+from kerasish.estimator.dnn import (  # noqa: F401
+    DNNClassifier, DNNEstimator, DNNRegressor)
 from kerasish.estimator.dnn_linear_combined import (  # noqa: F401
-    DNNLinearCombinedClassifier, DNNLinearCombinedRegressor)
+    DNNLinearCombinedClassifier, DNNLinearCombinedEstimator,
+    DNNLinearCombinedRegressor)
+from kerasish.estimator.baseline import (  # noqa: F401
+    BaselineClassifier, BaselineEstimator, BaselineRegressor)
+from kerasish.estimator.extenders import add_metrics  # noqa: F401
 from kerasish.estimator.keras_lib import model_to_estimator  # noqa: F401
 from kerasish.estimator.training import (  # noqa: F401
     TrainSpec, EvalSpec, train_and_evaluate)

@@ -82,6 +82,26 @@ def train_op_fn(pairs):
     return fn
 
 
+def estimator_spec(head, features, labels, mode, logits, parts):
+    """The head's spec for `logits`; in TRAIN, each part's optimizer
+    (made once per call) trains its variables.
+
+    Args:
+        parts: `(key, optimizer, learning_rate, variables)` per trained
+            part: `key` names the per-call optimizer, `optimizer` and
+            `learning_rate` go to `get_optimizer_instance`.
+    """
+    from kerasish.estimator.mode_keys import ModeKeys
+    fn = None
+    if mode == ModeKeys.TRAIN:
+        fn = train_op_fn([
+            (per_call(key, lambda o=optimizer, r=rate:
+                      get_optimizer_instance(o, r)), variables)
+            for key, optimizer, rate, variables in parts])
+    return head.create_estimator_spec(features, mode, logits, labels=labels,
+                                      train_op_fn=fn)
+
+
 def check_features(features):
     if not isinstance(features, dict):
         raise ValueError("features should be a dictionary of arrays. Given "

@@ -9,7 +9,8 @@ from kerasish.engine import naming
 from kerasish.estimator import canned_utils as utils
 from kerasish.estimator.classification_heads import classification_head
 from kerasish.estimator.estimator import Estimator
-from kerasish.estimator.head import SUM_OVER_BATCH_SIZE, RegressionHead
+from kerasish.estimator.head import (SUM_OVER_BATCH_SIZE, RegressionHead,
+                                     check_head)
 from kerasish.estimator.mode_keys import ModeKeys
 
 LEARNING_RATE = 0.05
@@ -68,21 +69,16 @@ def _dnn_model_fn(features, labels, mode, head, hidden_units,
     logits, network = dnn_logits(features, mode, head.logits_dimension,
                                  hidden_units, feature_columns,
                                  activation_fn, dropout, batch_norm)
-    train_op_fn = None
-    if mode == ModeKeys.TRAIN:
-        opt = utils.per_call("dnn_optimizer", lambda:
-                             utils.get_optimizer_instance(optimizer,
-                                                          LEARNING_RATE))
-        train_op_fn = utils.train_op_fn(
-            [(opt, network.trainable_variables)])
-    return head.create_estimator_spec(features, mode, logits, labels=labels,
-                                      train_op_fn=train_op_fn)
+    return utils.estimator_spec(head, features, labels, mode, logits, [
+        ("dnn_optimizer", optimizer, LEARNING_RATE,
+         network.trainable_variables)])
 
 
 class _DNNEstimator(Estimator):
     def __init__(self, head, hidden_units, feature_columns, model_dir,
                  optimizer, activation_fn, dropout, config, warm_start_from,
                  batch_norm):
+        head = check_head(head)
         hidden_units = utils.check_hidden_units(hidden_units)
         dropout = utils.check_dropout(dropout)
         feature_columns = tuple(feature_columns or ())
@@ -170,6 +166,42 @@ class DNNRegressor(_DNNEstimator):
                  warm_start_from=None, loss_reduction=SUM_OVER_BATCH_SIZE,
                  batch_norm=False):
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
+        super().__init__(head, hidden_units, feature_columns, model_dir,
+                         optimizer, activation_fn, dropout, config,
+                         warm_start_from, batch_norm)
+
+
+class DNNEstimator(_DNNEstimator):
+    """A deep neural network with any head (TF's `DNNEstimator`).
+
+    Args:
+        head: A head (`BinaryClassHead`, `MultiClassHead`,
+            `RegressionHead`, ...).
+        hidden_units: Units per hidden layer.
+        feature_columns: Dense feature columns.
+        model_dir: Folder of checkpoints.
+        optimizer: Name (learning rate 0.05), optimizer or callable.
+            Defaults to `"Adagrad"`.
+        activation_fn: Activation of the hidden layers (default `"relu"`).
+        dropout: Probability of dropping a hidden unit while training.
+        config: A `RunConfig`.
+        warm_start_from: Checkpoint or `WarmStartSettings`.
+        batch_norm: Batch-normalize after each hidden layer.
+
+    Example:
+
+    >>> from kerasish import feature_column as fc
+    >>> from kerasish.estimator import MultiClassHead
+    >>> est = DNNEstimator(MultiClassHead(3), [4], [fc.numeric_column("x")])
+    >>> _ = est.train(lambda: ({"x": np.ones((3, 1))}, np.array([0, 1, 2])),
+    ...               steps=1)
+    >>> est.get_variable_value("dnn/logits/kernel").shape
+    (4, 3)
+    """
+
+    def __init__(self, head, hidden_units, feature_columns, model_dir=None,
+                 optimizer="Adagrad", activation_fn="relu", dropout=None,
+                 config=None, warm_start_from=None, batch_norm=False):
         super().__init__(head, hidden_units, feature_columns, model_dir,
                          optimizer, activation_fn, dropout, config,
                          warm_start_from, batch_norm)

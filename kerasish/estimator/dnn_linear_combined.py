@@ -1,4 +1,5 @@
-"""Wide & deep: `DNNLinearCombinedClassifier` / `...Regressor`.
+"""Wide & deep: `DNNLinearCombinedClassifier` / `...Regressor` /
+`...Estimator` (any head).
 
 The logits are the sum of a linear model's (`linear/linear_model/...`, the
 "wide" part: sparse and crossed columns) and a DNN's (`dnn/...`, the
@@ -13,9 +14,9 @@ from kerasish.estimator import canned_utils as utils
 from kerasish.estimator.classification_heads import classification_head
 from kerasish.estimator.dnn import dnn_logits
 from kerasish.estimator.estimator import Estimator
-from kerasish.estimator.head import SUM_OVER_BATCH_SIZE, RegressionHead
+from kerasish.estimator.head import (SUM_OVER_BATCH_SIZE, RegressionHead,
+                                     check_head)
 from kerasish.estimator.linear import linear_logits
-from kerasish.estimator.mode_keys import ModeKeys
 
 DNN_LEARNING_RATE = 0.001
 LINEAR_LEARNING_RATE = 0.005
@@ -29,51 +30,83 @@ def linear_learning_rate(num_linear_feature_columns):
 
 def _combined_model_fn(features, labels, mode, head, args):
     utils.check_features(features)
-    logits, pairs = None, []
-    training = mode == ModeKeys.TRAIN
+    logits, parts = None, []
     if args["dnn_feature_columns"]:
-        dnn_out, network = dnn_logits(
+        logits, network = dnn_logits(
             features, mode, head.logits_dimension, args["dnn_hidden_units"],
             args["dnn_feature_columns"], args["dnn_activation_fn"],
             args["dnn_dropout"], args["batch_norm"])
-        logits = dnn_out
-        if training:
-            pairs.append((utils.per_call("dnn_optimizer", lambda:
-                          utils.get_optimizer_instance(
-                              args["dnn_optimizer"], DNN_LEARNING_RATE)),
-                          network.trainable_variables))
+        parts.append(("dnn_optimizer", args["dnn_optimizer"],
+                      DNN_LEARNING_RATE, network.trainable_variables))
     if args["linear_feature_columns"]:
         linear_out, model = linear_logits(
             features, head.logits_dimension, args["linear_feature_columns"],
             args["linear_sparse_combiner"])
         logits = linear_out if logits is None else logits + linear_out
-        if training:
-            rate = linear_learning_rate(len(args["linear_feature_columns"]))
-            pairs.append((utils.per_call("linear_optimizer", lambda:
-                          utils.get_optimizer_instance(
-                              args["linear_optimizer"], rate)),
-                          model.trainable_variables))
-    return head.create_estimator_spec(
-        features, mode, logits, labels=labels,
-        train_op_fn=utils.train_op_fn(pairs) if training else None)
+        rate = linear_learning_rate(len(args["linear_feature_columns"]))
+        parts.append(("linear_optimizer", args["linear_optimizer"], rate,
+                      model.trainable_variables))
+    return utils.estimator_spec(head, features, labels, mode, logits, parts)
 
 
-class _CombinedEstimator(Estimator):
-    def __init__(self, head, model_dir, config, warm_start_from, **args):
-        args["linear_feature_columns"] = tuple(
-            args["linear_feature_columns"] or ())
-        args["dnn_feature_columns"] = tuple(args["dnn_feature_columns"] or ())
-        if not args["linear_feature_columns"] and \
-                not args["dnn_feature_columns"]:
+class DNNLinearCombinedEstimator(Estimator):
+    """Wide & deep with any head (TF's `DNNLinearCombinedEstimator`).
+
+    Args:
+        head: A head (`BinaryClassHead`, `MultiClassHead`,
+            `RegressionHead`, ...).
+        model_dir: Folder of checkpoints.
+        linear_feature_columns: Columns of the linear ("wide") part.
+        linear_optimizer: Its optimizer (default `"Ftrl"`).
+        dnn_feature_columns: Dense columns of the DNN ("deep") part.
+        dnn_optimizer: Its optimizer (default `"Adagrad"`).
+        dnn_hidden_units: Units per hidden layer (needed with DNN columns).
+        dnn_activation_fn: Activation of the hidden layers (`"relu"`).
+        dnn_dropout: Dropout probability of the hidden layers.
+        config: A `RunConfig`.
+        batch_norm: Batch-normalize after each hidden layer.
+        linear_sparse_combiner: Combiner of the linear part (`"sum"`).
+        warm_start_from: Checkpoint or `WarmStartSettings`.
+
+    Example:
+
+    >>> from kerasish import feature_column as fc
+    >>> est = DNNLinearCombinedEstimator(
+    ...     RegressionHead(), linear_feature_columns=[fc.numeric_column("a")],
+    ...     dnn_feature_columns=[fc.numeric_column("b")],
+    ...     dnn_hidden_units=[3])
+    >>> data = ({"a": np.ones((2, 1)), "b": np.ones((2, 1))}, np.ones(2))
+    >>> _ = est.train(lambda: data, steps=1)
+    >>> sorted({name.split("/")[0] for name in est.get_variable_names()})
+    ['adagrad', 'dnn', 'ftrl', 'global_step', 'linear']
+    """
+
+    def __init__(self, head, model_dir=None, linear_feature_columns=None,
+                 linear_optimizer="Ftrl", dnn_feature_columns=None,
+                 dnn_optimizer="Adagrad", dnn_hidden_units=None,
+                 dnn_activation_fn="relu", dnn_dropout=None, config=None,
+                 batch_norm=False, linear_sparse_combiner="sum",
+                 warm_start_from=None):
+        head = check_head(head)
+        linear_feature_columns = tuple(linear_feature_columns or ())
+        dnn_feature_columns = tuple(dnn_feature_columns or ())
+        if not linear_feature_columns and not dnn_feature_columns:
             raise ValueError("Either linear_feature_columns or "
                              "dnn_feature_columns must be defined.")
-        if args["dnn_feature_columns"]:
-            if not args["dnn_hidden_units"]:
+        if dnn_feature_columns:
+            if not dnn_hidden_units:
                 raise ValueError("dnn_hidden_units must be defined when "
                                  "dnn_feature_columns is specified.")
-            args["dnn_hidden_units"] = utils.check_hidden_units(
-                args["dnn_hidden_units"])
-        utils.check_dropout(args["dnn_dropout"])
+            dnn_hidden_units = utils.check_hidden_units(dnn_hidden_units)
+        utils.check_dropout(dnn_dropout)
+        args = dict(
+            linear_feature_columns=linear_feature_columns,
+            linear_optimizer=linear_optimizer,
+            dnn_feature_columns=dnn_feature_columns,
+            dnn_optimizer=dnn_optimizer, dnn_hidden_units=dnn_hidden_units,
+            dnn_activation_fn=dnn_activation_fn, dnn_dropout=dnn_dropout,
+            batch_norm=batch_norm,
+            linear_sparse_combiner=linear_sparse_combiner)
 
         def model_fn(features, labels, mode):
             return _combined_model_fn(features, labels, mode, head, args)
@@ -81,7 +114,7 @@ class _CombinedEstimator(Estimator):
                          warm_start_from=warm_start_from)
 
 
-class DNNLinearCombinedClassifier(_CombinedEstimator):
+class DNNLinearCombinedClassifier(DNNLinearCombinedEstimator):
     """Wide & deep classifier (TF's `DNNLinearCombinedClassifier`).
 
     Args:
@@ -126,17 +159,13 @@ class DNNLinearCombinedClassifier(_CombinedEstimator):
         head = classification_head(n_classes, weight_column,
                                    label_vocabulary, loss_reduction)
         super().__init__(
-            head, model_dir, config, warm_start_from,
-            linear_feature_columns=linear_feature_columns,
-            linear_optimizer=linear_optimizer,
-            dnn_feature_columns=dnn_feature_columns,
-            dnn_optimizer=dnn_optimizer, dnn_hidden_units=dnn_hidden_units,
-            dnn_activation_fn=dnn_activation_fn, dnn_dropout=dnn_dropout,
-            batch_norm=batch_norm,
-            linear_sparse_combiner=linear_sparse_combiner)
+            head, model_dir, linear_feature_columns, linear_optimizer,
+            dnn_feature_columns, dnn_optimizer, dnn_hidden_units,
+            dnn_activation_fn, dnn_dropout, config, batch_norm,
+            linear_sparse_combiner, warm_start_from)
 
 
-class DNNLinearCombinedRegressor(_CombinedEstimator):
+class DNNLinearCombinedRegressor(DNNLinearCombinedEstimator):
     """Wide & deep regressor (TF's `DNNLinearCombinedRegressor`).
 
     Args:
@@ -175,11 +204,7 @@ class DNNLinearCombinedRegressor(_CombinedEstimator):
                  batch_norm=False, linear_sparse_combiner="sum"):
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
         super().__init__(
-            head, model_dir, config, warm_start_from,
-            linear_feature_columns=linear_feature_columns,
-            linear_optimizer=linear_optimizer,
-            dnn_feature_columns=dnn_feature_columns,
-            dnn_optimizer=dnn_optimizer, dnn_hidden_units=dnn_hidden_units,
-            dnn_activation_fn=dnn_activation_fn, dnn_dropout=dnn_dropout,
-            batch_norm=batch_norm,
-            linear_sparse_combiner=linear_sparse_combiner)
+            head, model_dir, linear_feature_columns, linear_optimizer,
+            dnn_feature_columns, dnn_optimizer, dnn_hidden_units,
+            dnn_activation_fn, dnn_dropout, config, batch_norm,
+            linear_sparse_combiner, warm_start_from)

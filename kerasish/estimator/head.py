@@ -29,6 +29,17 @@ def check_reduction(loss_reduction):
     return loss_reduction
 
 
+def check_head(head):
+    """`head`, or an error naming the argument if it is not a head."""
+    if not (callable(getattr(head, "create_estimator_spec", None)) and
+            hasattr(head, "logits_dimension")):
+        raise ValueError(
+            "`head` must be a head such as `BinaryClassHead()`, "
+            "`MultiClassHead(n_classes)` or `RegressionHead()`. Received: "
+            f"head={head!r:.200}")
+    return head
+
+
 def labels_2d(labels, dimension, name):
     """Labels as `(batch, dimension)`; TF's shape errors."""
     if labels is None:

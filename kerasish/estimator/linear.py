@@ -1,4 +1,5 @@
-"""`LinearClassifier` and `LinearRegressor`: linear models on columns.
+"""`LinearClassifier`, `LinearRegressor` and `LinearEstimator` (any head):
+linear models on columns.
 
 The model is a `LinearModel` named `linear/linear_model` (TF's variable
 names: `linear/linear_model/<column>/weights`, `.../bias_weights`), all
@@ -8,8 +9,8 @@ from kerasish.engine import naming
 from kerasish.estimator import canned_utils as utils
 from kerasish.estimator.classification_heads import classification_head
 from kerasish.estimator.estimator import Estimator
-from kerasish.estimator.head import SUM_OVER_BATCH_SIZE, RegressionHead
-from kerasish.estimator.mode_keys import ModeKeys
+from kerasish.estimator.head import (SUM_OVER_BATCH_SIZE, RegressionHead,
+                                     check_head)
 
 LEARNING_RATE = 0.2
 
@@ -29,20 +30,16 @@ def _linear_model_fn(features, labels, mode, head, feature_columns,
     utils.check_features(features)
     logits, model = linear_logits(features, head.logits_dimension,
                                   feature_columns, sparse_combiner)
-    train_op_fn = None
-    if mode == ModeKeys.TRAIN:
-        opt = utils.per_call("linear_optimizer", lambda:
-                             utils.get_optimizer_instance(optimizer,
-                                                          LEARNING_RATE))
-        train_op_fn = utils.train_op_fn([(opt, model.trainable_variables)])
-    return head.create_estimator_spec(features, mode, logits, labels=labels,
-                                      train_op_fn=train_op_fn)
+    return utils.estimator_spec(head, features, labels, mode, logits, [
+        ("linear_optimizer", optimizer, LEARNING_RATE,
+         model.trainable_variables)])
 
 
 class _LinearEstimator(Estimator):
     def __init__(self, head, feature_columns, model_dir, optimizer, config,
                  warm_start_from, sparse_combiner):
         feature_columns = tuple(feature_columns or ())
+        head = check_head(head)
 
         def model_fn(features, labels, mode):
             return _linear_model_fn(features, labels, mode, head,
@@ -118,5 +115,37 @@ class LinearRegressor(_LinearEstimator):
                  warm_start_from=None, loss_reduction=SUM_OVER_BATCH_SIZE,
                  sparse_combiner="sum"):
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
+        super().__init__(head, feature_columns, model_dir, optimizer, config,
+                         warm_start_from, sparse_combiner)
+
+
+class LinearEstimator(_LinearEstimator):
+    """A linear model with any head (TF's `LinearEstimator`).
+
+    Args:
+        head: A head (`BinaryClassHead`, `MultiClassHead`,
+            `RegressionHead`, ...).
+        feature_columns: Categorical and/or dense feature columns.
+        model_dir: Folder of checkpoints.
+        optimizer: Name (learning rate 0.2), optimizer or callable.
+            Defaults to `"Ftrl"`.
+        config: A `RunConfig`.
+        sparse_combiner: `"sum"` (default), `"mean"` or `"sqrtn"`.
+        warm_start_from: Checkpoint or `WarmStartSettings`.
+
+    Example:
+
+    >>> from kerasish import feature_column as fc
+    >>> est = LinearEstimator(RegressionHead(label_dimension=2),
+    ...                       [fc.numeric_column("x")])
+    >>> _ = est.train(lambda: ({"x": np.ones((2, 1))}, np.ones((2, 2))),
+    ...               steps=1)
+    >>> est.get_variable_value("linear/linear_model/x/weights").shape
+    (1, 2)
+    """
+
+    def __init__(self, head, feature_columns, model_dir=None,
+                 optimizer="Ftrl", config=None, sparse_combiner="sum",
+                 warm_start_from=None):
         super().__init__(head, feature_columns, model_dir, optimizer, config,
                          warm_start_from, sparse_combiner)

@@ -180,3 +180,53 @@ def test_optimizer_instance_is_copied_per_call(tmp_path):
 def test_premade_argument_errors(make, message):
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def _same_weights(a, b):
+    names = a.get_variable_names()
+    assert names == b.get_variable_names()
+    for name in names:
+        np.testing.assert_array_equal(a.get_variable_value(name),
+                                      b.get_variable_value(name),
+                                      err_msg=name)
+
+
+@pytest.mark.parametrize("pair", ["linear", "dnn", "combined"])
+def test_head_estimators_are_the_premade_models_with_any_head(tmp_path,
+                                                              pair):
+    color, size, buckets = columns()
+    heads = {"linear": (
+        lambda d: estimator.LinearEstimator(
+            estimator.BinaryClassHead(), [color, buckets], model_dir=d,
+            config=quick()),
+        lambda d: estimator.LinearClassifier(
+            [color, buckets], model_dir=d, config=quick())),
+        "dnn": (
+        lambda d: estimator.DNNEstimator(
+            estimator.MultiClassHead(3), [8], [size], model_dir=d,
+            config=quick()),
+        lambda d: estimator.DNNClassifier(
+            [8], [size], n_classes=3, model_dir=d, config=quick())),
+        "combined": (
+        lambda d: estimator.DNNLinearCombinedEstimator(
+            estimator.RegressionHead(), linear_feature_columns=[buckets],
+            dnn_feature_columns=[size], dnn_hidden_units=[4], model_dir=d,
+            config=quick()),
+        lambda d: estimator.DNNLinearCombinedRegressor(
+            linear_feature_columns=[buckets], dnn_feature_columns=[size],
+            dnn_hidden_units=[4], model_dir=d, config=quick()))}
+    made = []
+    for i, make in enumerate(heads[pair]):
+        keras.utils.set_random_seed(1)
+        est = make(str(tmp_path / str(i)))
+        labels = LABEL * (2 if pair == "dnn" else 1)
+        est.train(batches(labels=labels), steps=4)
+        made.append(est)
+    _same_weights(*made)
+
+
+def test_head_estimators_refuse_what_is_not_a_head():
+    with pytest.raises(ValueError, match="`head` must be a head"):
+        estimator.LinearEstimator("binary", [fc.numeric_column("x")])
+    with pytest.raises(ValueError, match="`head` must be a head"):
+        estimator.DNNEstimator(None, [4], [fc.numeric_column("x")])
