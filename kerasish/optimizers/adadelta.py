@@ -54,13 +54,14 @@ class Adadelta(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype
         lr, rho = self._lr(learning_rate, dtype), np.asarray(self.rho, dtype)
+        decay = np.asarray(1 - self.rho, dtype)   # in Python first, as Keras
         eps = np.asarray(self.epsilon, dtype)
         index = self._get_variable_index(variable)
         acc_g = self._accumulated_grads[index]._value
         acc_d = self._accumulated_delta_vars[index]._value
         t1, t2 = self._scratch(variable)
         np.square(gradient, out=t1)
-        t1 *= 1 - rho
+        t1 *= decay
         acc_g *= rho
         acc_g += t1
         np.add(acc_d, eps, out=t1)
@@ -71,7 +72,7 @@ class Adadelta(Optimizer):
         t1 /= t2
         np.negative(t1, out=t1)       # delta
         np.square(t1, out=t2)
-        t2 *= 1 - rho
+        t2 *= decay
         acc_d *= rho
         acc_d += t2
         t1 *= lr

@@ -309,6 +309,60 @@ class Optimizer(OptimizerExtras, OptimizerState):
                     v.assign(v.constraint(v))
         self._iterations._value += 1
 
+    def stateless_apply(self, optimizer_variables, grads,
+                        trainable_variables):
+        """`apply` on the given values, changing no variable.
+
+        Args:
+            optimizer_variables: Values for `optimizer.variables`, 1:1.
+            grads: Gradients, 1:1 with the variables the optimizer was
+                built with.
+            trainable_variables: Values for those variables, 1:1.
+
+        Returns:
+            `(trainable_variables, optimizer_variables)`: the new values.
+
+        Example:
+
+        >>> import kerasish
+        >>> w = kerasish.Variable([1.0])
+        >>> opt = kerasish.optimizers.SGD(0.1)
+        >>> opt.build([w])
+        >>> new_w, new_state = opt.stateless_apply(
+        ...     [v.numpy() for v in opt.variables], [np.array([2.0])],
+        ...     [np.array([3.0])])
+        >>> new_w[0].numpy(), w.numpy(), int(new_state[0].numpy())
+        (array([2.8], dtype=float32), array([1.], dtype=float32), 1)
+        """
+        from kerasish.engine.scopes import StatelessScope
+        name = type(self).__name__
+        if not self.built:
+            raise ValueError(
+                f"To call `stateless_apply`, {name} must be built (i.e. its "
+                "variables must have been created). You can build it via "
+                "`optimizer.build(trainable_variables)`.")
+        own = self.variables
+        if len(optimizer_variables) != len(own):
+            raise ValueError(
+                "Argument `optimizer_variables` must be a list of tensors "
+                f"corresponding 1:1 to {name}().variables. Received list "
+                f"with length {len(optimizer_variables)}, but expected "
+                f"{len(own)} variables.")
+        built_with = self._trainable_variables
+        if len(trainable_variables) != len(built_with):
+            raise ValueError(
+                "Argument `trainable_variables` must be a list of tensors "
+                "corresponding 1:1 to the trainable variables list that the "
+                "optimizer was built with. Received len(trainable_variables) "
+                f"== {len(trainable_variables)} whereas the optimizer was "
+                f"built with {len(built_with)} variables.")
+        mapping = list(zip(built_with, trainable_variables)) + \
+            list(zip(own, optimizer_variables))
+        with StatelessScope(mapping) as scope:
+            self.apply(grads)
+        return ([scope.get_current_value(v) for v in built_with],
+                [scope.get_current_value(v) for v in own])
+
     def _resolve_variables(self, grads, variables):
         if variables is None:
             if not self.built:

@@ -1,6 +1,8 @@
 """Clipping, weight decay and the weights' moving average (EMA): the
 optional parts of an optimizer step, shared by every optimizer; and
 `minimize`, the one-call step of TF2-era scripts."""
+import re
+
 import numpy as np
 
 from kerasish.optimizers import gradients as G
@@ -63,19 +65,22 @@ class OptimizerExtras:
         return grads
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Skip weight decay for these variables or name fragments."""
-        if self.built:
-            raise ValueError(
-                "`exclude_from_weight_decay()` can only be configured before "
-                "the optimizer is built.")
+        """Skip weight decay for these variables, or for variables whose
+        name matches any of the regular expressions `var_names` (as Keras:
+        `re.search` on `variable.name`).
+
+        Meant to be called before the optimizer is built; as Keras, a later
+        call still takes effect from the next step.
+        """
         self._exclude_ids = {id(v) for v in var_list or []}
-        self._exclude_names = list(var_names) if var_names else None
+        self._exclude_names = re.compile("|".join(sorted(set(var_names)))) \
+            if var_names else None
 
     def _use_weight_decay(self, variable):
         if id(variable) in self._exclude_ids:
             return False
-        if self._exclude_names:
-            return not any(n in variable.name for n in self._exclude_names)
+        if self._exclude_names is not None:
+            return self._exclude_names.search(variable.name) is None
         return True
 
     def _apply_weight_decay(self, variables):

@@ -77,17 +77,19 @@ class RMSprop(Optimizer):
                 return self._sparse_step(gradient, variable, learning_rate)
         dtype = variable.dtype
         lr = self._lr(learning_rate, dtype)
+        # As Keras: `1 - rho` in Python, then in the variable's dtype.
         rho = np.asarray(self.rho, dtype)
+        decay = np.asarray(1 - self.rho, dtype)
         index = self._get_variable_index(variable)
         v = self._velocities[index]._value
         t1, t2 = self._scratch(variable)
         np.square(gradient, out=t1)
-        t1 *= 1 - rho
+        t1 *= decay
         v *= rho
         v += t1
         if self.centered:
             a = self._average_gradients[index]._value
-            np.multiply(gradient, 1 - rho, out=t1)
+            np.multiply(gradient, decay, out=t1)
             a *= rho
             a += t1
             np.square(a, out=t2)
@@ -111,15 +113,16 @@ class RMSprop(Optimizer):
         (`rho * x + 0` is exactly `rho * x`), only the rows move."""
         dtype = variable.dtype
         lr, rho = self._lr(learning_rate, dtype), np.asarray(self.rho, dtype)
+        decay = np.asarray(1 - self.rho, dtype)
         rows, g = gradient.indices, gradient.values
         index = self._get_variable_index(variable)
         v = self._velocities[index]._value
-        v_rows = v[rows] * rho + np.square(g) * (1 - rho)
+        v_rows = v[rows] * rho + np.square(g) * decay
         v *= rho
         v[rows] = v_rows
         if self.centered:
             a = self._average_gradients[index]._value
-            a_rows = a[rows] * rho + g * (1 - rho)
+            a_rows = a[rows] * rho + g * decay
             a *= rho
             a[rows] = a_rows
             denom = v_rows - np.square(a_rows) + np.asarray(self.epsilon,

@@ -429,8 +429,14 @@ def test_weight_decay_exclusion_by_name_and_variable():
     np.testing.assert_array_equal(bias.numpy(), before)
     np.testing.assert_allclose(kernel.numpy(), kernel_before * 0.95,
                                rtol=1e-6)
-    with pytest.raises(ValueError, match="before the optimizer is built"):
-        opt.exclude_from_weight_decay(var_names=["kernel"])
+    # As Keras: later calls still take effect; names are regexes searched
+    # in `variable.name`.
+    opt.exclude_from_weight_decay(var_names=["^ker", "nothing"])
+    bias.assign(np.array([1.0, 2.0], "float32"))
+    kernel_before, bias_before = kernel.numpy().copy(), bias.numpy().copy()
+    opt.apply(zero, [kernel, bias])
+    np.testing.assert_array_equal(kernel.numpy(), kernel_before)
+    np.testing.assert_allclose(bias.numpy(), bias_before * 0.95, rtol=1e-6)
 
 
 def test_constraints_apply_after_the_update():
@@ -634,3 +640,56 @@ def test_mixed_float16_compile_wraps_the_optimizer():
     assert np.all(np.isfinite(history.history["loss"]))
     model.compile("sgd", "mse", auto_scale_loss=False)
     assert isinstance(model.optimizer, optimizers.SGD)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: optimizers.Adam(0.1, weight_decay=0.01),
+    lambda: optimizers.SGD(0.1, momentum=0.9, use_ema=True),
+    lambda: optimizers.LossScaleOptimizer(optimizers.RMSprop(0.1)),
+])
+def test_stateless_apply_returns_what_apply_would_write(make):
+    kernel, bias = _dense_variables()
+    opt = make()
+    opt.build([kernel, bias])
+    grads = [np.full(kernel.shape, 0.5, "float32"),
+             np.array([1.0, -2.0], "float32")]
+    start_w = [kernel.numpy().copy(), bias.numpy().copy()]
+    start_opt = [v.numpy().copy() for v in opt.variables]
+    new_w, new_opt = opt.stateless_apply(start_opt, grads, start_w)
+    # Nothing changed ...
+    for v, before in zip([kernel, bias] + opt.variables, start_w + start_opt):
+        np.testing.assert_array_equal(v.numpy(), before)
+    # ... and the values are those of a real step.
+    opt.apply(grads)
+    for v, value in zip([kernel, bias] + opt.variables, new_w + new_opt):
+        np.testing.assert_array_equal(v.numpy(), np.asarray(value))
+
+
+def test_stateless_apply_errors():
+    kernel, bias = _dense_variables()
+    opt = optimizers.Adam()
+    with pytest.raises(ValueError, match="must be built"):
+        opt.stateless_apply([], [], [])
+    opt.build([kernel, bias])
+    with pytest.raises(ValueError, match="1:1 to Adam\\(\\).variables"):
+        opt.stateless_apply([], [kernel.numpy()], [kernel.numpy()])
+    with pytest.raises(ValueError, match="built with 2 variables"):
+        opt.stateless_apply([v.numpy() for v in opt.variables],
+                            [kernel.numpy()], [kernel.numpy()])
+
+
+@pytest.mark.parametrize("make,slot", [
+    (lambda: optimizers.RMSprop(0.1, rho=0.9), 0),
+    (lambda: optimizers.Adadelta(0.1, rho=0.9), 0),
+])
+def test_one_minus_rho_is_taken_in_python_first(make, slot):
+    # Keras computes `(1 - rho) * g^2` with `1 - rho` a Python float:
+    # float32(1 - 0.9) = 0.1, where float32(1) - float32(0.9) is 1 ulp
+    # larger (and in bfloat16 far more).
+    w = kerasish.Variable(np.zeros(3, "float32"))
+    opt = make()
+    g = np.array([0.3, -1.7, 2.9], "float32")
+    opt.apply([g], [w])
+    accumulator = [v for v in opt.variables if v.shape == (3,)][slot]
+    np.testing.assert_array_equal(accumulator.numpy(),
+                                  np.float32(1 - 0.9) * np.square(g))

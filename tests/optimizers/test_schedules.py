@@ -167,7 +167,10 @@ KERAS_SCHEDULES = [
 def test_values_match_keras(index):
     name, kwargs = SCHEDULES[index]
     schedule = getattr(schedules, name)(**kwargs)
-    values = [float(schedule(step)) for step in STEPS]
+    outputs = [schedule(step) for step in STEPS]
+    # float32, as Keras's convert_to_tensor of a Python rate (not float64).
+    assert {str(np.asarray(out).dtype) for out in outputs} == {"float32"}
+    values = [float(out) for out in outputs]
     np.testing.assert_allclose(values, KERAS_SCHEDULES[index]["values"],
                                rtol=2e-6, atol=1e-9)
 

@@ -47,10 +47,11 @@ class LearningRateSchedule:
 
 
 def as_float(value):
-    """A Python number or array as a floatx numpy scalar (Keras's
-    `convert_to_tensor` of the initial rate)."""
+    """The initial rate as Keras's `convert_to_tensor` gives it: a Python
+    number (or an integer array) in floatx, a float array as it is."""
+    python_number = isinstance(value, (int, float))
     value = np.asarray(getattr(value, "_value", value))
-    if value.dtype.kind != "f":
+    if python_number or value.dtype.kind != "f":
         value = value.astype(config.floatx())
     return value
 
