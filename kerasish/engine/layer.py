@@ -100,6 +100,14 @@ def _symbolic_shapes(value):
     return value
 
 
+def default_config(method):
+    """Mark `method` (a base class's `get_config`) as one a subclass has
+    not written itself, so the automatic config applies (Keras's
+    `@python_utils.default`)."""
+    method._kerasish_default = True
+    return method
+
+
 class Layer(Operation, QuantizationHooks):
     """Base class of all layers.
 
@@ -713,6 +721,7 @@ class Layer(Operation, QuantizationHooks):
         return tree.map_structure(lambda t: t.shape, self.output)
 
     # -- serialization --------------------------------------------------------
+    @default_config
     def get_config(self):
         """Constructor arguments as a JSON-friendly dict."""
         config = {"name": self.name}
@@ -827,7 +836,8 @@ def _takes_name(cls):
 
 
 def _overrides(obj, method):
-    return getattr(type(obj), method) is not getattr(Layer, method)
+    return not getattr(getattr(type(obj), method), "_kerasish_default",
+                       False)
 
 
 def _pop_input_shape(kwargs, cls):

@@ -6,7 +6,7 @@ and writing `call` gives an eagerly run model; a subclass that calls
 """
 import json
 
-from kerasish.engine.layer import Layer
+from kerasish.engine.layer import Layer, default_config
 from kerasish.engine.trainer import Trainer
 
 
@@ -206,8 +206,10 @@ class Model(Trainer, Layer):
         from kerasish.saving.serialization_lib import serialize_keras_object
         return json.dumps(serialize_keras_object(self), **kwargs)
 
+    @default_config
     def get_config(self):
-        """Config of a subclassed model from its `__init__` arguments."""
+        """Config of a subclassed model from its `__init__` arguments (the
+        values it was made with; Keras records the defaults)."""
         return Layer.get_config(self)
 
     @classmethod

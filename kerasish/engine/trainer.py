@@ -69,7 +69,7 @@ class Trainer:
         """
         from kerasish import optimizers
         from kerasish.distribute import current_runtime
-        optimizer_obj = optimizers.get(optimizer)
+        optimizer_obj = given_optimizer = optimizers.get(optimizer)
         if auto_scale_loss and optimizer_obj is not None and \
                 self.dtype_policy.name == "mixed_float16" and \
                 not isinstance(optimizer_obj, optimizers.LossScaleOptimizer):
@@ -94,8 +94,10 @@ class Trainer:
         from kerasish.engine.step_trace import StepTraces
         object.__setattr__(self, "_step_traces", StepTraces())
         self.steps_per_execution = steps_per_execution
+        # As Keras, the config keeps the optimizer as given (not the loss
+        # scaling wrapper made above; compiling again makes it again).
         self._compile_config = dict(
-            optimizer=optimizer_obj, loss=loss, loss_weights=loss_weights,
+            optimizer=given_optimizer, loss=loss, loss_weights=loss_weights,
             metrics=metrics, weighted_metrics=weighted_metrics,
             run_eagerly=run_eagerly, steps_per_execution=steps_per_execution,
             jit_compile=self._jit_compile)

@@ -10,6 +10,25 @@ with the file they came from, keeping their type.
 import contextlib
 
 
+class MissingFileError(FileNotFoundError, ValueError):
+    """A file to read does not exist: a `FileNotFoundError`, and the
+    `ValueError` Keras's `load_model` raises."""
+
+
+class UnreadableFileError(ValueError, OSError):
+    """A file is not of the expected format: the `ValueError` kerasish
+    raises for bad files, and the `OSError` h5py gives Keras users."""
+
+
+class UnknownObjectError(TypeError, ValueError):
+    """A config names a class or function kerasish cannot find (Keras
+    raises `TypeError` or, through its legacy path, `ValueError`)."""
+
+
+def missing_file(filepath):
+    return MissingFileError(2, f"No such file: {filepath!r}", filepath)
+
+
 @contextlib.contextmanager
 def reading(source, what):
     try:

@@ -65,11 +65,11 @@ def open_h5(filepath):
     """Open an HDF5 file for reading, with a clear error if it is not."""
     h5py = _h5py()
     if not os.path.exists(filepath):
-        raise FileNotFoundError(f"No such file: {filepath!r}")
+        raise errors.missing_file(filepath)
     try:
         return h5py.File(filepath, "r")
     except OSError as e:
-        raise ValueError(
+        raise errors.UnreadableFileError(
             f"{filepath!r} is not a readable HDF5 file: it may be truncated "
             f"or of another format ({e}).") from None
 

@@ -130,11 +130,11 @@ def load_weights(model, filepath, skip_mismatch=False, objects_to_skip=None):
 
 def _open_h5(h5py, filepath):
     if not os.path.exists(filepath):
-        raise FileNotFoundError(f"No such file: {filepath!r}")
+        raise errors.missing_file(filepath)
     try:
         return h5py.File(filepath, "r")
     except OSError as e:
-        raise ValueError(
+        raise errors.UnreadableFileError(
             f"{filepath!r} is not a readable HDF5 weights file ({e}).") \
             from None
 
@@ -176,11 +176,11 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
 
 def _open_zip(filepath):
     if not os.path.exists(filepath):
-        raise FileNotFoundError(f"No such file: {filepath!r}")
+        raise errors.missing_file(filepath)
     try:
         zf = zipfile.ZipFile(filepath, "r")
     except zipfile.BadZipFile as e:
-        raise ValueError(
+        raise errors.UnreadableFileError(
             f"{filepath!r} is not a valid .keras file: {e}. The file may be "
             "truncated or of another format.") from None
     missing = [m for m in (_CONFIG, _WEIGHTS) if m not in zf.namelist()]

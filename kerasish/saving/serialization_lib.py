@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from kerasish.saving import legacy_config
+from kerasish.saving import errors, legacy_config
 from kerasish.saving import object_registration as registry
 from kerasish.saving import safe_mode as _safe
 from kerasish.saving.safe_mode import (  # noqa: F401 - public names
@@ -270,7 +270,7 @@ def _resolve_function(config, custom_objects, module_objects):
     if obj is None and ">" not in name:
         obj = _builtin_function(name)
     if obj is None:
-        raise ValueError(
+        raise errors.UnknownObjectError(
             f"Could not locate function '{name}'. Make sure custom "
             "functions are decorated with "
             "`@kerasish.saving.register_keras_serializable()` or passed in "
@@ -313,7 +313,7 @@ def resolve_class(config, custom_objects=None, module_objects=None):
             obj = table.get(name)
             if isinstance(obj, type):
                 return obj
-    raise TypeError(
+    raise errors.UnknownObjectError(
         f"Could not locate class '{name}'. Make sure custom classes are "
         "decorated with `@kerasish.saving.register_keras_serializable()` "
         "or passed in `custom_objects`; kerasish never imports modules "
@@ -351,6 +351,11 @@ def instantiate(cls, config, custom_objects=None, safe_mode=True):
         if build_config and hasattr(obj, "build_from_config") and \
                 not getattr(obj, "built", True):
             obj.build_from_config(build_config)
+        # As Keras: a compiled model's config compiles it again
+        # (`model_from_json`, `deserialize_keras_object`).
+        compile_config = config.get("compile_config")
+        if compile_config and hasattr(obj, "compile_from_config"):
+            obj.compile_from_config(compile_config)
     return obj
 
 

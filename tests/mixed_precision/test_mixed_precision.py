@@ -98,6 +98,18 @@ def test_autocast_rules(mixed_float16):
     assert kerasish.ops.convert_to_tensor(inner.kernel).dtype == np.float32
 
 
+def test_compile_config_keeps_the_optimizer_as_given(mixed_float16):
+    # As Keras: `optimizer` is wrapped, the compile config (and so a saved
+    # file's) holds the Adam the user passed; compiling again wraps again.
+    model = kerasish.Sequential([kerasish.Input((3,)), layers.Dense(2)])
+    model.compile("adam", "mse")
+    assert isinstance(model.optimizer, kerasish.optimizers.LossScaleOptimizer)
+    assert model.get_compile_config()["optimizer"]["class_name"] == "Adam"
+    clone = kerasish.models.clone_model(model)
+    clone.compile_from_config(model.get_compile_config())
+    assert isinstance(clone.optimizer, kerasish.optimizers.LossScaleOptimizer)
+
+
 def test_compile_wraps_only_mixed_float16_models(mixed_float16):
     model = kerasish.Sequential([kerasish.Input((2,)), layers.Dense(1)])
     model.compile("sgd", "mse", auto_scale_loss=False)

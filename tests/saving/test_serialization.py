@@ -104,6 +104,11 @@ def test_unregistered_class_needs_custom_objects():
             return x + 1.0
 
     config = serialize_keras_object(Local(name="local"))
+    # TypeError as Keras's serialization_lib, ValueError as its legacy path.
+    with pytest.raises(ValueError, match="Could not locate class 'Local'"):
+        deserialize_keras_object({"module": None, "class_name": "Local",
+                                  "registered_name": "pkg>Local",
+                                  "config": {"name": "l"}})
     with pytest.raises(TypeError, match="Could not locate class 'Local'"):
         deserialize_keras_object(config)
     layer = deserialize_keras_object(config, custom_objects={"Local": Local})
@@ -133,6 +138,20 @@ def test_to_json_and_model_from_json():
     clone.set_weights(model.get_weights())
     np.testing.assert_allclose(clone.predict(X, verbose=0),
                                model.predict(X, verbose=0), rtol=1e-6)
+
+
+def test_model_from_json_of_a_compiled_model_is_compiled():
+    # As Keras: the JSON carries compile_config, and reading it compiles.
+    model = kerasish.Sequential([kerasish.Input((3,)), layers.Dense(1)])
+    model.compile(kerasish.optimizers.Adam(0.01), "mse", metrics=["mae"])
+    clone = kerasish.models.model_from_json(model.to_json())
+    assert clone.compiled
+    assert clone.get_compile_config() == model.get_compile_config()
+    history = clone.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
+    assert sorted(history.history) == ["loss", "mae"]
+    uncompiled = kerasish.Sequential([kerasish.Input((3,)), layers.Dense(1)])
+    assert not kerasish.models.model_from_json(
+        uncompiled.to_json()).compiled
 
 
 def test_sequential_json_round_trip():
@@ -205,3 +224,49 @@ def test_object_arrays_in_configs_are_refused():
               "config": {"value": [1, 2], "dtype": "object"}}
     with pytest.raises(ValueError, match="Received: dtype='object'"):
         deserialize_keras_object(config)
+
+
+class _Head(kerasish.Model):
+    """A subclassed model with no get_config of its own."""
+
+    def __init__(self, units, activation="relu", **kwargs):
+        super().__init__(**kwargs)
+        self.dense = layers.Dense(units, activation=activation)
+
+    def call(self, x):
+        return self.dense(x)
+
+
+class _Wrapper(kerasish.Model):
+    def __init__(self, inner, **kwargs):
+        super().__init__(**kwargs)
+        self.inner = inner
+
+    def call(self, x):
+        return self.inner(x)
+
+
+def test_subclassed_model_without_get_config_saves_its_arguments(tmp_path):
+    model = _Head(4, activation="tanh")
+    model(X)
+    config = model.get_config()
+    assert (config["units"], config["activation"]) == (4, "tanh")
+    path = str(tmp_path / "head.keras")
+    model.save(path)
+    loaded = kerasish.models.load_model(path,
+                                        custom_objects={"_Head": _Head})
+    np.testing.assert_allclose(loaded(X), model(X), rtol=1e-6)
+
+
+def test_subclassed_model_with_object_arguments_must_write_get_config(
+        tmp_path):
+    # As Keras: NotImplementedError from get_config, so save() writes
+    # nothing that could not be loaded.
+    model = _Wrapper(layers.Dense(2))
+    model(X)
+    with pytest.raises(NotImplementedError, match="must override"):
+        model.get_config()
+    path = tmp_path / "wrapper.keras"
+    with pytest.raises(NotImplementedError):
+        model.save(str(path))
+    assert not path.exists()
