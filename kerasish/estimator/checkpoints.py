@@ -10,9 +10,7 @@ the Estimator's variables belong to a `model_fn`, not to one Keras model.
 import os
 
 from kerasish.estimator.variable_store import read_checkpoint
-from kerasish.train.checkpoint import (SUFFIX, Saver, latest_checkpoint,
-                                       read_checkpoint_state,
-                                       write_checkpoint_state)
+from kerasish.train.checkpoint import SUFFIX, Saver, latest_checkpoint
 
 
 class EstimatorSaver(Saver):
@@ -61,12 +59,7 @@ class EstimatorSaver(Saver):
         store = model.store
         store.save(save_path + SUFFIX,
                    {"global_step": int(store.global_step.numpy())})
-        if not self._last:
-            _, self._last = read_checkpoint_state(folder)
-        self._last = [p for p in self._last if p != save_path] + [save_path]
-        self._prune()
-        if write_state:
-            write_checkpoint_state(folder, save_path, self._last)
+        self._record(folder, save_path, write_state)
         return save_path
 
     def restore(self, sess, save_path):

@@ -183,6 +183,7 @@ class LoggingTensorHook(SessionRunHook):
         self._iter_count += 1
 
     def _log_tensors(self, values):
+        values = {tag: _as_tf_value(value) for tag, value in values.items()}
         elapsed = None
         if self._timer is not None:
             elapsed, _ = self._timer.update_last_triggered_step(
@@ -193,7 +194,7 @@ class LoggingTensorHook(SessionRunHook):
             if self._formatter is not None:
                 logger.info(self._formatter(values))
                 return
-            stats = ", ".join(f"{tag} = {values[tag]}"
+            stats = ", ".join(f"{tag} = {values[tag]!s}"
                               for tag in self._tag_order)
             if elapsed is not None:
                 logger.info("%s (%.3f sec)", stats, elapsed)
@@ -205,6 +206,18 @@ class LoggingTensorHook(SessionRunHook):
     def end(self, session):
         if self._log_at_end:
             self._log_tensors(session.fetch(dict(self._tensors)))
+
+
+def _as_tf_value(value):
+    """A logged number as TF fetches it: a float32 loss prints as float32
+    (`7.6441193`, not `7.6441192626953125`) and an int as int64."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return np.int64(value)
+    if isinstance(value, float) and float(np.float32(value)) == value:
+        return np.float32(value)
+    return value
 
 
 class FeedFnHook(SessionRunHook):

@@ -187,13 +187,26 @@ class Saver:
         os.makedirs(folder, exist_ok=True)
         from kerasish.saving import saving_lib
         saving_lib.save_weights(model, save_path + SUFFIX)
-        if not self._last:
-            _, self._last = read_checkpoint_state(folder)
-        self._last = [p for p in self._last if p != save_path] + [save_path]
-        self._prune()
-        if write_state:
-            write_checkpoint_state(folder, save_path, self._last)
+        self._record(folder, save_path, write_state)
         return save_path
+
+    def _record(self, folder, save_path, write_state):
+        """As TF's Saver: with `write_state`, keep `save_path` in the list
+        (unless `max_to_keep` is 0/None), delete what falls out of it and
+        write the `checkpoint` file; without, only the files are written.
+        """
+        if not write_state:
+            return
+        if self.max_to_keep:
+            self._last = [p for p in self._last if p != save_path] + \
+                [save_path]
+            self._prune()
+        write_checkpoint_state(folder, save_path, self._last or [save_path])
+
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Take over the checkpoints an earlier saver kept (those whose
+        files still exist), as a restoring session does (TF's)."""
+        self._last = [p for p in checkpoint_paths if checkpoint_exists(p)]
 
     def _prune(self):
         if not self.max_to_keep:

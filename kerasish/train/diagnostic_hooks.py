@@ -15,10 +15,11 @@ logger = logging.getLogger("kerasish.train")
 
 
 class NanTensorHook(SessionRunHook):
-    """Stop (or fail) when the loss is NaN or infinite.
+    """Stop (or fail) when the loss is NaN (as TF's, an infinite loss
+    does not count).
 
-    Beyond TF1: the message says where the first non-finite value
-    appeared — the first layer (in the forward pass) whose output was not
+    Beyond TF1: the logged message (and the error's `first_non_finite`)
+    says where the first non-finite value appeared — the first layer (in the forward pass) whose output was not
     finite, else the first layer (in the backward pass) whose incoming
     gradient was not finite, else the weights that the update made
     non-finite. To know that, the hook asks each step to watch layer
@@ -44,15 +45,18 @@ class NanTensorHook(SessionRunHook):
 
     def after_run(self, run_context, run_values):
         loss = np.asarray(run_values.results, dtype=np.float64)
-        if np.isfinite(loss).all():
+        if not np.isnan(loss).any():
             return
         where = _diagnose(run_values.run_metadata, run_context.session)
-        detail = f" First non-finite value: {where}." if where else ""
+        message = "Model diverged with loss = NaN."    # TF's text
+        if where:
+            message += f" {where[:1].upper()}{where[1:]}."
         if self._fail_on_nan_loss:
-            message = f"NaN loss during training.{detail}"
             logger.error(message)
-            raise NanLossDuringTrainingError(message)
-        logger.warning("Model diverged with loss = NaN.%s", detail)
+            error = NanLossDuringTrainingError()
+            error.first_non_finite = where
+            raise error
+        logger.warning(message)
         run_context.request_stop()
 
 
@@ -179,7 +183,8 @@ class ProfilerHook(SessionRunHook):
         self._timer.reset()
 
     def before_run(self, run_context):
-        self._request = self._next_step is None or \
+        # As TF: never the first step (it would time start-up work).
+        self._request = self._next_step is not None and \
             self._timer.should_trigger_for_step(self._next_step)
         options = RunOptions(trace_level=RunOptions.FULL_TRACE) \
             if self._request else None
@@ -187,6 +192,10 @@ class ProfilerHook(SessionRunHook):
 
     def after_run(self, run_context, run_values):
         step = run_values.results
+        if self._next_step is None:
+            # The timer counts from the step before the first one, as TF's
+            # (which reads the global step before the update).
+            self._timer.update_last_triggered_step(step - 1)
         if self._request:
             self._timer.update_last_triggered_step(step)
             self._save(step, run_values.run_metadata.step_stats)

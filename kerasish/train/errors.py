@@ -11,27 +11,45 @@ loses a worker or a parameter server raises one of them.
 class OpError(Exception):
     """Base class of session errors.
 
+    Takes TF's arguments, `(node_def, op, message)`, so ported code such as
+    `AbortedError(None, None, "preempted")` keeps its message; a single
+    argument is the message.
+
     Args:
-        message: Text of the error.
         node_def: Accepted for TF1 compatibility (there is no graph node).
-            Defaults to `None`.
-        op: Accepted for TF1 compatibility. Defaults to `None`.
+        op: Accepted for TF1 compatibility.
+        message: Text of the error (`str(error)`).
 
     Example:
 
     >>> error = OutOfRangeError("End of input.")
     >>> isinstance(error, OpError), error.message
     (True, 'End of input.')
+    >>> AbortedError(None, None, "preempted").message
+    'preempted'
     >>> [issubclass(cls, OpError)
     ...  for cls in (AbortedError, UnavailableError, OutOfRangeError)]
     [True, True, True]
     """
 
-    def __init__(self, message="", node_def=None, op=None):
-        super().__init__(message)
-        self.message = message
-        self.node_def = node_def
-        self.op = op
+    error_code = 2   # UNKNOWN, as TF's
+
+    def __init__(self, *args, **kwargs):
+        if len(args) == 1 and "message" not in kwargs:
+            values = {"message": args[0]}
+        else:
+            values = dict(zip(("node_def", "op", "message"), args))
+        unexpected = set(values) & set(kwargs)
+        if len(args) > 3 or unexpected or \
+                set(kwargs) - {"node_def", "op", "message"}:
+            raise TypeError(
+                f"{type(self).__name__} takes (node_def, op, message). "
+                f"Received: args={args!r}, kwargs={kwargs!r}")
+        values.update(kwargs)
+        self.node_def = values.get("node_def")
+        self.op = values.get("op")
+        self.message = values.get("message", "")
+        super().__init__(self.message)
 
 
 class OutOfRangeError(OpError):
@@ -63,6 +81,8 @@ class OutOfRangeError(OpError):
     3
     """
 
+    error_code = 11
+
 
 class AbortedError(OpError):
     """The step was aborted; recoverable by re-creating the session.
@@ -90,6 +110,8 @@ class AbortedError(OpError):
     (True, 1)
     """
 
+    error_code = 10
+
 
 class UnavailableError(OpError):
     """A worker or server is unavailable; recoverable.
@@ -115,12 +137,16 @@ class UnavailableError(OpError):
     (2, 1)
     """
 
+    error_code = 14
+
 
 RECOVERABLE_ERRORS = (AbortedError, UnavailableError)
 
 
 class NanLossDuringTrainingError(RuntimeError):
-    """Raised by `NanTensorHook(fail_on_nan_loss=True)` on a NaN/inf loss.
+    """Raised by `NanTensorHook(fail_on_nan_loss=True)` on a NaN loss;
+    `str(error)` is TF's `"NaN loss during training."`, and
+    `first_non_finite` (kerasish) says where the NaN first appeared.
 
     Example:
 
@@ -137,6 +163,11 @@ class NanLossDuringTrainingError(RuntimeError):
     ...         logs = session.run(bad_batch)
     ... except NanLossDuringTrainingError as error:
     ...     print(isinstance(error, RuntimeError),
-    ...           str(error).startswith("NaN loss during training"))
-    True True
+    ...           str(error))
+    True NaN loss during training.
     """
+
+    first_non_finite = None
+
+    def __str__(self):
+        return "NaN loss during training."

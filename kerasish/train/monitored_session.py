@@ -25,6 +25,7 @@ Keras callbacks given in `hooks` are wrapped in a `CallbackHook`.
 loop without a `before_run` for a step that never runs (TF1 called
 `before_run` first).
 """
+import inspect
 import logging
 import threading
 
@@ -62,10 +63,6 @@ def _as_hooks(hooks):
     return out
 
 
-class _StopRequested(Exception):
-    pass
-
-
 class StepContext:
     """Given to `run_step_fn`'s function: `session` (raw), `run_with_hooks`,
     `request_stop()`.
@@ -98,7 +95,10 @@ class StepContext:
         return self._monitored.run(*args, **kwargs)
 
     def request_stop(self):
-        raise _StopRequested()
+        """Stop: as TF, raises `StopIteration` out of `run_step_fn` (the
+        session's `with` block ends quietly on it)."""
+        self._monitored._should_stop = True
+        raise StopIteration("step_fn has requested the iterations to stop.")
 
 
 class MonitoredSession:
@@ -293,14 +293,17 @@ class MonitoredSession:
 
     def run_step_fn(self, step_fn):
         """Run `step_fn(step_context)` once; it may call
-        `step_context.run_with_hooks(...)` and `request_stop()`."""
+        `step_context.run_with_hooks(...)` and `request_stop()` (which
+        raises `StopIteration`, as TF)."""
+        args = tuple(inspect.signature(step_fn).parameters)
+        if args not in (("step_context",), ("self", "step_context")):
+            raise ValueError(
+                "`step_fn` may either have one `step_context` argument, or "
+                "`self` and `step_context` arguments if it's an instance "
+                f"method. Got {args} instead.")
         if self.should_stop():
             raise RuntimeError("Run called even after should_stop requested.")
-        try:
-            return step_fn(StepContext(self, self._sess))
-        except _StopRequested:
-            self._should_stop = True
-            return None
+        return step_fn(StepContext(self, self._sess))
 
     # -- closing -------------------------------------------------------------
     def close(self):

@@ -13,7 +13,8 @@ import abc
 
 import numpy as np
 
-from kerasish.train.checkpoint import Saver, latest_checkpoint
+from kerasish.train.checkpoint import (Saver, get_checkpoint_state,
+                                       latest_checkpoint)
 from kerasish.train.session import TrainingSession, _Input
 
 
@@ -146,6 +147,12 @@ class ChiefSessionCreator(_ModelSessionCreator):
                     "not built. Build it first (`model.build(input_shape)` "
                     "or call it on a batch), or give the session `input=`.")
             self.scaffold.saver.restore(session, path)
+            if not self.checkpoint_filename_with_path:
+                # As TF's session manager: the saver takes over the
+                # folder's list, so it keeps pruning the old checkpoints.
+                self.scaffold.saver.recover_last_checkpoints(
+                    get_checkpoint_state(
+                        self.checkpoint_dir).all_model_checkpoint_paths)
         elif first:
             if self.model.built:
                 self._initial_state = _get_state(self.model)

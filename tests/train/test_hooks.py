@@ -139,6 +139,9 @@ def test_logging_tensor_hook(caplog):
         run_session([hook], n=5)
     lines = [r.getMessage() for r in caplog.records]
     assert lines[0].startswith("a_loss = ") and "step = 1" in lines[0]
+    # A float32 loss prints as TF prints it (float32's shortest repr).
+    printed = lines[0].split(",")[0][len("a_loss = "):]
+    assert printed == str(np.float32(float(printed)))
     assert "step = 3" in lines[1] and lines[1].endswith(" sec)")
     assert "step = 5" in lines[2] and "step = 5" in lines[3]
     assert len(lines) == 4
@@ -149,8 +152,9 @@ def test_logging_tensor_hook_formatter_and_list(caplog):
                                    formatter=lambda v: f"at {v}")
     with caplog.at_level(logging.INFO, logger="kerasish.train"):
         run_session([hook], n=2)
+    # The formatter gets numpy values, as TF's (int64 for the step).
     assert [r.getMessage() for r in caplog.records] == [
-        "at {'global_step': 1}"]
+        f"at {({'global_step': np.int64(1)})}"]
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -175,10 +179,29 @@ def nan_model():
     return m
 
 
-def test_nan_tensor_hook_names_the_first_non_finite_layer():
-    with pytest.raises(train.NanLossDuringTrainingError,
-                       match="output of layer 'explode'"):
+def test_nan_tensor_hook_names_the_first_non_finite_layer(caplog):
+    with caplog.at_level(logging.ERROR, logger="kerasish.train"), \
+            pytest.raises(train.NanLossDuringTrainingError) as info:
         run_session([train.NanTensorHook("loss")], m=nan_model())
+    # TF's message exactly; where the NaN began is logged and kept.
+    assert str(info.value) == "NaN loss during training."
+    assert "output of layer 'explode'" in info.value.first_non_finite
+    assert "Model diverged with loss = NaN. The output of layer 'explode'" \
+        in caplog.text
+
+
+def test_nan_tensor_hook_ignores_an_infinite_loss():
+    # As TF's (np.isnan): an infinite loss is not NaN.
+    class Infinite(keras.layers.Layer):
+        def call(self, x):
+            return x * 0.0 + np.float32(np.inf)
+
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1),
+                          Infinite()])
+    m.compile("sgd", "mae")
+    with np.errstate(invalid="ignore", over="ignore"):
+        run_session([train.NanTensorHook("loss")], m=m, n=3)
+    assert step_of(m) == 3
 
 
 def test_nan_tensor_hook_names_a_non_finite_gradient():
@@ -196,8 +219,8 @@ def test_nan_tensor_hook_names_a_non_finite_gradient():
     with np.errstate(invalid="ignore", divide="ignore"), \
             pytest.raises(train.NanLossDuringTrainingError) as info:
         run_session([hook], m=m, n=3)
-    assert "layer 'first'" in str(info.value) or \
-        "first/kernel" in str(info.value)
+    where = info.value.first_non_finite
+    assert "layer 'first'" in where or "first/kernel" in where
 
 
 def test_nan_tensor_hook_without_failing_requests_stop(caplog):
@@ -212,8 +235,9 @@ def test_nan_tensor_hook_without_failing_requests_stop(caplog):
 def test_nan_tensor_hook_in_fit():
     m = nan_model()
     x, y = batches(1)[0]
-    with pytest.raises(train.NanLossDuringTrainingError, match="explode"):
+    with pytest.raises(train.NanLossDuringTrainingError) as info:
         m.fit(x, y, verbose=0, callbacks=[train.NanTensorHook("loss")])
+    assert "explode" in info.value.first_non_finite
 
 
 def test_summary_saver_hook_writes_scalars_and_histograms(tmp_path):
@@ -284,10 +308,12 @@ def test_global_step_waiter_hook_waits_for_another_trainer():
 def test_profiler_hook_writes_chrome_traces(tmp_path):
     hook = train.ProfilerHook(save_steps=2, output_dir=str(tmp_path),
                               show_memory=True)
-    run_session([hook], n=4)
-    assert sorted(os.listdir(tmp_path)) == ["timeline-1.json",
-                                            "timeline-3.json"]
-    with open(tmp_path / "timeline-3.json") as f:
+    run_session([hook], n=6)
+    # As tf.compat.v1's: never the first step, then every 2 steps.
+    assert sorted(os.listdir(tmp_path)) == ["timeline-2.json",
+                                            "timeline-4.json",
+                                            "timeline-6.json"]
+    with open(tmp_path / "timeline-4.json") as f:
         events = json.load(f)["traceEvents"]
     names = {(e["name"], e.get("cat")) for e in events}
     assert {("train_step", "step"), ("hidden", "forward"),
@@ -299,3 +325,55 @@ def test_profiler_hook_writes_chrome_traces(tmp_path):
     step = next(e for e in events if e["name"] == "train_step")
     for e in forward:
         assert step["ts"] <= e["ts"] <= step["ts"] + step["dur"]
+
+
+def _checkpoints(folder):
+    return sorted(int(f.split("-")[1].split(".")[0]) for f in
+                  os.listdir(folder) if f.startswith("model.ckpt-"))
+
+
+def test_saver_bookkeeping_as_tf(tmp_path):
+    m = model()
+    prefix = str(tmp_path / "model.ckpt")
+    first = train.Saver(max_to_keep=2)
+    for step in (1, 2, 3):
+        first.save(m, prefix, global_step=step)
+    assert _checkpoints(tmp_path) == [2, 3]
+    # A new Saver starts with an empty list (TF's): it deletes nothing of
+    # an earlier one's ...
+    second = train.Saver(max_to_keep=2)
+    for step in (4, 5, 6):
+        second.save(m, prefix, global_step=step)
+    assert _checkpoints(tmp_path) == [2, 3, 5, 6]
+    # ... write_state=False writes the file only: no listing, no pruning.
+    second.save(m, prefix, global_step=7, write_state=False)
+    assert _checkpoints(tmp_path) == [2, 3, 5, 6, 7]
+    state = train.get_checkpoint_state(str(tmp_path))
+    assert state.all_model_checkpoint_paths == [prefix + "-5", prefix + "-6"]
+    # max_to_keep=0 keeps every file and lists only the latest.
+    keep_all = train.Saver(max_to_keep=0)
+    for step in (8, 9):
+        keep_all.save(m, prefix, global_step=step)
+    assert _checkpoints(tmp_path) == [2, 3, 5, 6, 7, 8, 9]
+    state = train.get_checkpoint_state(str(tmp_path))
+    assert state.all_model_checkpoint_paths == [prefix + "-9"]
+    assert keep_all.last_checkpoints == []
+
+
+def test_restoring_session_takes_over_the_saved_list(tmp_path):
+    def session(steps):
+        saver = train.Saver(max_to_keep=2)
+        hook = train.CheckpointSaverHook(str(tmp_path), save_steps=1,
+                                         saver=saver)
+        with train.MonitoredSession(
+                train.ChiefSessionCreator(
+                    model=model(), input=batches(steps),
+                    checkpoint_dir=str(tmp_path),
+                    scaffold=train.Scaffold(saver=saver)),
+                hooks=[hook]) as sess:
+            while not sess.should_stop():
+                sess.run()
+    session(3)
+    assert _checkpoints(tmp_path) == [2, 3]
+    session(2)       # restores step 3, so pruning goes on from [2, 3]
+    assert _checkpoints(tmp_path) == [4, 5]

@@ -123,12 +123,29 @@ def test_uncompiled_model_and_missing_model():
 def test_run_step_fn():
     x, y = batches(1)[0]
     with train.SingularMonitoredSession(model=model()) as sess:
-        def step(ctx):
-            logs = ctx.run_with_hooks((x, y))
-            ctx.request_stop()
-            return logs
-        assert sess.run_step_fn(step) is None
-        assert sess.should_stop()
+        def step(step_context):
+            step_context.run_with_hooks((x, y))
+            step_context.request_stop()
+            after.append("unreached")
+        after = []
+        # As TF: request_stop raises StopIteration out of run_step_fn.
+        with pytest.raises(StopIteration, match="requested the iterations"):
+            sess.run_step_fn(step)
+        assert sess.should_stop() and after == []
+        with pytest.raises(ValueError, match="one `step_context` argument"):
+            sess.run_step_fn(lambda ctx: None)
+    # Inside `with`, the StopIteration ends the block quietly.
+    ends = []
+
+    class End(train.SessionRunHook):
+        def end(self, session):
+            ends.append("end")
+    with train.SingularMonitoredSession(model=model(),
+                                        hooks=[End()]) as sess:
+        while not sess.should_stop():
+            sess.run_step_fn(step)
+            after.append("unreached")
+    assert after == [] and ends == ["end"]
 
 
 def test_recovery_restores_the_last_checkpoint(tmp_path):
@@ -246,3 +263,18 @@ def test_input_can_be_a_kerasish_dataset():
         while not sess.should_stop():
             sess.run()
     assert int(train.get_global_step(m).numpy()) == 4
+
+
+def test_session_errors_take_tf_arguments():
+    # TF's signature is (node_def, op, message); one argument is the message.
+    error = train.AbortedError(None, None, "preempted")
+    assert (str(error), error.message, error.node_def) == \
+        ("preempted", "preempted", None)
+    assert train.OutOfRangeError("End.").message == "End."
+    assert train.UnavailableError(message="ps down").message == "ps down"
+    assert [cls.error_code for cls in (train.OpError, train.AbortedError,
+                                       train.OutOfRangeError,
+                                       train.UnavailableError)] == \
+        [2, 10, 11, 14]
+    with pytest.raises(TypeError, match="node_def, op, message"):
+        train.AbortedError(None, None, "x", "extra")
