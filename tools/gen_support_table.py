@@ -153,6 +153,10 @@ def format_rows():
          lambda m, p: m.save(p, zipped=False), keras.saving.load_model),
         ("`.weights.h5`", "m.weights.h5", lambda m, p: m.save_weights(p),
          weights_only),
+        ("sharded `.weights.json` (+ `_00000.weights.h5` shards)",
+         "m.weights.json",
+         lambda m, p: m.save_weights(p, max_shard_size=40 / 1024 ** 3),
+         weights_only),
         ("legacy `.h5` / `.hdf5` (Keras 2 layout)", "m.h5",
          lambda m, p: m.save(p), keras.saving.load_model),
     ]

@@ -119,14 +119,16 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
 
 def save_weights(model, filepath, overwrite=True, max_shard_size=None):
-    """Save the weights (and optimizer state) to a `.weights.h5` file.
+    """Save the weights (and optimizer state) to a `.weights.h5` file, or
+    to sharded files (`.weights.json`).
 
     Args:
         model: The model whose weights are saved.
         filepath: Path ending in `.weights.h5`.
         overwrite: Whether to replace an existing file. Defaults to `True`.
-        max_shard_size: Not supported: weights go to one file. Must be
-            `None` (the default).
+        max_shard_size: Maximum size in GB of each file: the weights go
+            to `<name>.weights.json` and shards `<name>_00000.weights.h5`,
+            ... (Keras 3's sharded layout). Defaults to `None` (one file).
 
     Example:
 
@@ -139,27 +141,34 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
     >>> kerasish.saving.load_weights(model, path)
     """
     filepath = os.fspath(filepath)
-    if max_shard_size is not None:
-        raise ValueError(
-            "Sharded weights files (`.weights.json`) are not supported by "
-            f"kerasish. Received: max_shard_size={max_shard_size}")
-    if not filepath.endswith(".weights.h5"):
+    if max_shard_size is None and not filepath.endswith(".weights.h5"):
         raise ValueError(
             "The filename must end in `.weights.h5`. Received: "
             f"filepath={filepath}")
+    if max_shard_size is not None and not filepath.endswith(
+            ("weights.h5", "weights.json")):
+        raise ValueError(
+            "The filename must end in `.weights.json` when `max_shard_size` "
+            f"is specified. Received: filepath={filepath}")
     if not model.built:
         raise ValueError(
             "You are saving a model that has not yet been built. Try "
             "building the model first by calling it on some data or by "
             "using `build()`.")
+    if max_shard_size is not None:
+        from kerasish.saving import sharded_weights
+        sharded_weights.save(model, sharded_weights.sharded_path(filepath),
+                             max_shard_size, overwrite)
+        return
     saving_lib.save_weights(model, filepath, overwrite)
 
 
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
-    """Load weights from `.weights.h5`, `.keras`, or legacy `.h5`.
+    """Load weights from `.weights.h5`, sharded `.weights.json`, `.keras`,
+    or legacy `.h5`.
 
-    `.weights.h5` and `.keras` files match weights by their place in the
-    model; legacy `.h5` files by layer order, or by layer name with
+    `.weights.h5`, `.weights.json` and `.keras` files match weights by
+    their place in the model; legacy `.h5` files by layer order, or by layer name with
     `by_name=True`. Nothing changes unless every weight fits.
 
     Args:
@@ -193,9 +202,17 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
         _no_by_name(by_name)
         return saving_lib.load_weights(model, filepath, skip_mismatch,
                                        objects_to_skip)
+    if filepath.endswith(".weights.json"):
+        _no_by_name(by_name)
+        from kerasish.saving import sharded_weights
+        with sharded_weights.open_merged(filepath) as merged:
+            return saving_lib.read_weights(
+                model, merged, skip_mismatch, source=filepath,
+                objects_to_skip=objects_to_skip)
     if objects_to_skip is not None:
         raise ValueError("`objects_to_skip` only supports loading "
-                         f"'.weights.h5' files. Received: {filepath}")
+                         "'.weights.h5' and '.weights.json' files. "
+                         f"Received: {filepath}")
     if filepath.endswith(".keras"):
         _no_by_name(by_name)
         return saving_lib.load_weights_from_keras_file(model, filepath,
@@ -206,8 +223,8 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
                                                 skip_mismatch=skip_mismatch)
     raise ValueError(
         f"File format not supported: filepath={filepath}. Keras 3 only "
-        "supports V3 `.keras` and `.weights.h5` files, or legacy V1/V2 "
-        "`.h5` files.")
+        "supports V3 `.keras`, `.weights.h5` and sharded `.weights.json` "
+        "files, or legacy V1/V2 `.h5` files.")
 
 
 def _no_by_name(by_name):

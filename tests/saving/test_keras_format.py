@@ -113,9 +113,9 @@ def test_unbuilt_model_cannot_save_weights(tmp_path):
     model = kerasish.Sequential([layers.Dense(2)])
     with pytest.raises(ValueError, match="not yet been built"):
         model.save_weights(str(tmp_path / "m.weights.h5"))
-    with pytest.raises(ValueError, match="max_shard_size"):
-        _trained().save_weights(str(tmp_path / "m.weights.h5"),
-                                max_shard_size=1)
+    with pytest.raises(ValueError, match="not yet been built"):
+        model.save_weights(str(tmp_path / "m.weights.json"),
+                           max_shard_size=1)
 
 
 def test_public_saving_functions(tmp_path):
