@@ -98,7 +98,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
     Example:
 
     >>> schedule = PiecewiseConstantDecay([10, 20], [1.0, 0.5, 0.1])
-    >>> [float(schedule(s)) for s in (10, 11, 21)]
+    >>> [round(float(schedule(s)), 6) for s in (10, 11, 21)]
     [1.0, 0.5, 0.1]
     """
 
