@@ -162,10 +162,13 @@ def compile_args(config, custom_objects=None):
         return {
             "optimizer": _optimizer(config["optimizer_config"],
                                     optimizers, custom_objects),
-            "loss": _nested(config.get("loss"), losses.deserialize),
-            "metrics": _nested(config.get("metrics"), metrics.deserialize),
+            "loss": _nested(config.get("loss"), losses.deserialize,
+                            names=True),
+            "metrics": _nested(config.get("metrics"),
+                               _metric(metrics.deserialize), names=True),
             "weighted_metrics": _nested(config.get("weighted_metrics"),
-                                        metrics.deserialize),
+                                        _metric(metrics.deserialize),
+                                        names=True),
             "loss_weights": config.get("loss_weights")}
 
 
@@ -182,16 +185,33 @@ def _optimizer(config, optimizers, custom_objects):
                                   custom_objects=custom_objects)
 
 
-def _nested(config, deserialize):
-    """Strings stay names (compile resolves them); dicts are objects."""
-    if config is None or isinstance(config, str):
+def _metric(deserialize):
+    """Keras's legacy reading of a metric: accuracy and crossentropy names
+    stay names (compile picks the variant from the output's shape), other
+    names become objects, so `"mae"` comes back named
+    `mean_absolute_error` (as in Keras's logs after loading)."""
+    def read(config):
+        if config in ("accuracy", "acc", "crossentropy", "ce"):
+            return config
+        return deserialize(config)
+    return read
+
+
+def _nested(config, deserialize, names=False):
+    """Dicts are objects; strings stay names, or with `names` are read by
+    `deserialize` too (Keras's legacy `compile_args_from_training_config`).
+    """
+    if config is None:
         return config
+    if isinstance(config, str):
+        return deserialize(config) if names else config
     if isinstance(config, dict) and "class_name" in config:
         return deserialize(config)
     if isinstance(config, dict):
-        return {k: _nested(v, deserialize) for k, v in config.items()}
+        return {k: _nested(v, deserialize, names)
+                for k, v in config.items()}
     if isinstance(config, (list, tuple)):
-        return [_nested(v, deserialize) for v in config]
+        return [_nested(v, deserialize, names) for v in config]
     raise ValueError(
         "Saved training configuration not understood: expected a dict, "
         f"string or list. Received: {config!r:.200}")

@@ -98,7 +98,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     >>> model.compile(optimizer="sgd", loss="mean_squared_error")
     >>> path = os.path.join(tempfile.mkdtemp(), "model.h5")
     >>> model.save(path)
-    >>> kerasish.saving.load_model(path).loss
+    >>> kerasish.saving.load_model(path).loss.__name__
     'mean_squared_error'
     """
     filepath = os.fspath(filepath)

@@ -214,10 +214,20 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True,
 
 
 def _deserialize_name(name, custom_objects, module_objects):
-    # Legacy formats store plain functions by name only.
-    obj = registry.get_registered_object(name, custom_objects,
-                                         module_objects)
-    return name if obj is None else obj
+    """A plain name, as Keras reads one: a custom or registered object as
+    it is (legacy formats store plain functions by name only); a family's
+    built-in function as it is and its built-in class as a default
+    instance (`metrics.deserialize("mae")` is a `MeanAbsoluteError()`);
+    an unknown name stays a string."""
+    obj = registry.get_registered_object(name, custom_objects)
+    if obj is not None:
+        return obj
+    obj = (module_objects or {}).get(name)
+    if obj is None:
+        return name
+    if isinstance(obj, type):
+        return obj.from_config({})
+    return obj
 
 
 _NOT_SPECIAL = object()

@@ -68,6 +68,17 @@ def test_training_resumes_where_keras_stopped(name, ext):
                                    rtol=1e-5)
 
 
+# Keras reads a legacy .h5 file's metric names as metric objects, so they
+# come back under the objects' names (what Keras 3.15 gives after loading
+# these files; it cannot load multi_io_shared's, which follows the rule).
+H5_RENAMED_BY_KERAS = {
+    "compile_objects": {"mae": "weighted_mean_absolute_error",
+                        "mse": "mean_squared_error"},
+    "functional_sgd": {"mae": "mean_absolute_error"},
+    "multi_io_shared": {"score_mae": "score_mean_absolute_error"},
+}
+
+
 @pytest.mark.parametrize("name, ext", [
     (name, ext) for name, ext in LOADABLE if interop.info(name)["compiled"]])
 def test_loaded_model_evaluates_like_keras(name, ext):
@@ -76,7 +87,9 @@ def test_loaded_model_evaluates_like_keras(name, ext):
     model = _load(name, ext)
     logs = model.evaluate(expected.x, expected.y, verbose=0,
                           return_dict=True)
-    keras_logs = interop.info(name)["evaluate"]
+    renamed = H5_RENAMED_BY_KERAS.get(name, {}) if ext == ".h5" else {}
+    keras_logs = {renamed.get(key, key): value for key, value in
+                  interop.info(name)["evaluate"].items()}
     assert sorted(logs) == sorted(keras_logs)
     for key, value in keras_logs.items():
         np.testing.assert_allclose(logs[key], value, rtol=2e-5, atol=1e-6,

@@ -270,3 +270,21 @@ def test_subclassed_model_with_object_arguments_must_write_get_config(
     with pytest.raises(NotImplementedError):
         model.save(str(path))
     assert not path.exists()
+
+
+def test_a_builtin_class_name_deserializes_to_an_instance():
+    # As Keras: a family's class named by a string comes back instantiated
+    # (functions stay functions, custom objects stay as given).
+    metric = kerasish.metrics.deserialize("mae")
+    assert isinstance(metric, kerasish.metrics.MeanAbsoluteError)
+    assert metric.name == "mean_absolute_error"
+    assert isinstance(kerasish.initializers.deserialize("glorot_uniform"),
+                      kerasish.initializers.GlorotUniform)
+    assert isinstance(kerasish.losses.deserialize("Huber"),
+                      kerasish.losses.Huber)
+    assert kerasish.losses.deserialize("mean_absolute_error") is \
+        kerasish.losses.mean_absolute_error
+    assert kerasish.metrics.deserialize(
+        "Mine", custom_objects={"Mine": kerasish.metrics.AUC}) is \
+        kerasish.metrics.AUC
+    assert kerasish.metrics.deserialize("no_such_metric") == "no_such_metric"
