@@ -935,8 +935,9 @@ def _serialize_policy(policy):
 
 
 def _jsonable_shape(shape):
+    # As Keras: a shape is a tuple (a list of shapes a list).
     if _is_shape(shape):
-        return list(shape)
+        return tuple(shape)
     if isinstance(shape, (list, tuple)):
         return [_jsonable_shape(s) for s in shape]
     if isinstance(shape, dict):

@@ -62,7 +62,8 @@ class L1L2(Regularizer):
         self.l2 = _validate_factor(l2, "l2")
 
     def __call__(self, x):
-        penalty = 0.0
+        # A tensor in x's dtype even when both factors are 0, as Keras.
+        penalty = ops.convert_to_tensor(0.0, dtype=_dtype_of(x))
         if self.l1:
             penalty = penalty + self.l1 * ops.sum(ops.absolute(x))
         if self.l2:
@@ -71,6 +72,10 @@ class L1L2(Regularizer):
 
     def get_config(self):
         return {"l1": self.l1, "l2": self.l2}
+
+
+def _dtype_of(x):
+    return str(getattr(x, "dtype", None) or "float32")
 
 
 @builtin(_MODULE, "l1")

@@ -337,7 +337,7 @@ def test_layers_built_while_tracing_record_symbolic_shapes(capsys):
 
     block = Block()
     block(kerasish.Input((4,)))
-    assert block.dense.get_build_config() == {"input_shape": [None, 4]}
+    assert block.dense.get_build_config() == {"input_shape": (None, 4)}
 
     class Net(kerasish.Model):
         def __init__(self):
@@ -349,6 +349,37 @@ def test_layers_built_while_tracing_record_symbolic_shapes(capsys):
 
     net = Net()
     net.build((None, 4))
-    assert net.get_build_config() == {"input_shape": [None, 4]}
+    assert net.get_build_config() == {"input_shape": (None, 4)}
     net.summary()
     assert "(None, 3)" in capsys.readouterr().out
+
+
+# get_build_config() after one call, as Keras 3.15 gives it: layers Keras
+# builds at construction record nothing, the others their input shape (a
+# tuple).
+_X2 = np.ones((2, 4), "float32")
+_X3 = np.ones((2, 4, 3), "float32")
+BUILD_CONFIGS = [
+    (lambda: layers.Activation("relu"), _X2, None),
+    (lambda: layers.Dropout(0.1), _X2, None),
+    (lambda: layers.ActivityRegularization(), _X2, None),
+    (lambda: layers.Masking(), _X3, None),
+    (lambda: layers.Permute((2, 1)), _X3, {"input_shape": (2, 4, 3)}),
+    (lambda: layers.RepeatVector(2), _X2, {"input_shape": (2, 4)}),
+    (lambda: layers.ZeroPadding1D(), _X3, {"input_shape": (2, 4, 3)}),
+    (lambda: layers.UpSampling1D(), _X3, {"input_shape": (2, 4, 3)}),
+    (lambda: layers.Lambda(lambda t: t), _X2, {"input_shape": (2, 4)}),
+    (lambda: layers.Rescaling(2.0), _X2, {"input_shape": (2, 4)}),
+    (lambda: layers.Discretization([0.5]), _X2, {"input_shape": (2, 4)}),
+    (lambda: layers.Normalization(mean=0.0, variance=1.0), _X2,
+     {"input_shape": (2, 4)}),
+    (lambda: layers.Add(), [_X2, _X2], {"input_shape": [(2, 4), (2, 4)]}),
+]
+
+
+@pytest.mark.parametrize("index", range(len(BUILD_CONFIGS)))
+def test_build_config_as_keras(index):
+    make, x, expected = BUILD_CONFIGS[index]
+    layer = make()
+    layer(x)
+    assert layer.get_build_config() == expected

@@ -126,7 +126,7 @@ def test_mha_weights_layout_and_config(rng):
         "kernel_constraint", "bias_constraint", "seed"])
     assert config["attention_axes"] == (1,)
     assert mha.get_build_config() == {"shapes_dict": {
-        "query_shape": [2, 4, 6], "value_shape": [2, 3, 8]}}
+        "query_shape": (2, 4, 6), "value_shape": (2, 3, 8)}}
     clone = layers.MultiHeadAttention.from_config(config)
     clone.build_from_config(mha.get_build_config())
     assert [w.shape for w in clone.weights] == [w.shape for w in mha.weights]

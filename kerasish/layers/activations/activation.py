@@ -21,6 +21,7 @@ class Activation(Layer):
         super().__init__(**kwargs)
         self.supports_masking = True
         self.activation = activations.get(activation)
+        self.built = True     # as Keras: built at init, no build config
 
     def call(self, inputs):
         return self.activation(inputs)

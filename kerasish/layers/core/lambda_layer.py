@@ -80,7 +80,6 @@ class Lambda(Layer):
         names = inspect.getfullargspec(function).args
         self._fn_expects_training_arg = "training" in names
         self._fn_expects_mask_arg = "mask" in names
-        self.built = True
 
     @property
     def _computes_masks(self):

@@ -70,7 +70,6 @@ class Discretization(Layer):
         self.output_mode, self.sparse = output_mode, sparse
         self.summary = None if bin_boundaries else quantiles.empty()
         self._convert_input_args = False
-        self.built = True
 
     @property
     def output_dtype(self):

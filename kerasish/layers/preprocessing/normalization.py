@@ -213,7 +213,7 @@ class Normalization(Layer):
 
     def get_build_config(self):
         if self._build_input_shape:
-            return {"input_shape": list(self._build_input_shape)}
+            return {"input_shape": tuple(self._build_input_shape)}
         return None
 
     def build_from_config(self, config):

@@ -31,7 +31,6 @@ class Rescaling(Layer):
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset
         self.supports_masking = True
-        self.built = True
 
     def call(self, inputs):
         dtype = self.compute_dtype

@@ -34,7 +34,6 @@ class Permute(Layer):
                 "set of indices in `dims` must be consecutive and start "
                 f"from 1. Received dims={dims}")
         self.input_spec = InputSpec(ndim=len(self.dims) + 1)
-        self.built = True
 
     def call(self, inputs):
         return ops.transpose(inputs, (0,) + self.dims)

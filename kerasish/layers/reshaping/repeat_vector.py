@@ -32,7 +32,6 @@ class RepeatVector(Layer):
                 f"Received: n={n}")
         self.n = n
         self.input_spec = InputSpec(ndim=2)
-        self.built = True
 
     def call(self, inputs):
         return ops.repeat(ops.expand_dims(inputs, 1), self.n, axis=1)

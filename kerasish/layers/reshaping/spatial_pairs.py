@@ -49,7 +49,6 @@ class SpatialPairsLayer(Layer):
         self.data_format = backend_config.standardize_data_format(
             data_format)
         self.input_spec = InputSpec(ndim=rank + 2)
-        self.built = True
 
     def _spatial_axes(self):
         first = 1 if self.data_format == "channels_last" else 2

@@ -31,7 +31,6 @@ class UpSampling1D(Layer):
                 f"Received: size={size}")
         self.size = size
         self.input_spec = InputSpec(ndim=3)
-        self.built = True
 
     def call(self, inputs):
         return ops.repeat(inputs, self.size, axis=1)

@@ -53,7 +53,6 @@ class UpSampling2D(Layer):
                 f"Received: interpolation={interpolation!r}")
         self.interpolation = value
         self.input_spec = InputSpec(ndim=4)
-        self.built = True
 
     def call(self, inputs):
         axes = spatial_axes(self.data_format, 2)

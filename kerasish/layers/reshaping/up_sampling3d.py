@@ -43,7 +43,6 @@ class UpSampling3D(Layer):
         except ValueError as e:
             raise ValueError(f"UpSampling3D: {e}") from None
         self.input_spec = InputSpec(ndim=5)
-        self.built = True
 
     def call(self, inputs):
         for axis, factor in zip(spatial_axes(self.data_format, 3),
