@@ -240,15 +240,10 @@ class Sequential(Model):
                 f"config={config}")
         model = cls(name=config.get("name"),
                     trainable=config.get("trainable", True))
-        has_input = bool(config["layers"]) and \
-            config["layers"][0].get("class_name") == "InputLayer"
         for layer_config in config["layers"]:
-            if has_input and isinstance(layer_config, dict):
-                # Built by the model's own build, inside its name scope, so
-                # variable paths are the same as the original's (Keras
-                # builds them outside, changing the paths on reload).
-                layer_config = {k: v for k, v in layer_config.items()
-                                if k != "build_config"}
+            # As Keras, a layer with a build config is built as it is read,
+            # outside the model's name scope: after a reload its variables'
+            # paths lose the model's name (`seq/d/kernel` -> `d/kernel`).
             model.add(deserialize_keras_object(
                 layer_config, custom_objects=custom_objects), rebuild=False)
         if model._layers:
@@ -260,7 +255,7 @@ class Sequential(Model):
 
     def get_build_config(self):
         return None if self._build_shapes_dict is None else {
-            "input_shape": list(self._build_shapes_dict["input_shape"])}
+            "input_shape": tuple(self._build_shapes_dict["input_shape"])}
 
     def build_from_config(self, config):
         if config and not self.built:
