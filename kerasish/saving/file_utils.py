@@ -62,3 +62,29 @@ def atomic_path(filepath, overwrite=True):
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def ask_to_proceed_with_overwrite(filepath):
+    """Ask on the terminal whether to replace `filepath` (Keras's prompt,
+    used when saving with `overwrite=False` onto an existing file).
+
+    Returns:
+        True to overwrite, False to cancel.
+    """
+    answer = input(f"[WARNING] {filepath} already exists - overwrite? "
+                   "[y/n]").strip().lower()
+    while answer not in ("y", "n"):
+        answer = input('Enter "y" (overwrite) or "n" (cancel).').strip() \
+            .lower()
+    if answer == "n":
+        return False
+    print("[TIP] Next time specify overwrite=True!")
+    return True
+
+
+def may_write(filepath, overwrite):
+    """Whether saving to `filepath` goes ahead: always with `overwrite`,
+    else when the file is new or the user agrees to replace it."""
+    if overwrite or not os.path.exists(filepath):
+        return True
+    return ask_to_proceed_with_overwrite(filepath)

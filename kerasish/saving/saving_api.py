@@ -3,7 +3,7 @@ format from the file extension, as Keras 3 does."""
 import logging
 import os
 
-from kerasish.saving import saving_lib
+from kerasish.saving import file_utils, saving_lib
 
 logger = logging.getLogger("kerasish.saving")
 _LEGACY = (".h5", ".hdf5")
@@ -24,7 +24,9 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     Args:
         model: The model to save.
         filepath: Path ending in `.keras`, `.h5` or `.hdf5`.
-        overwrite: Whether to replace an existing file. Defaults to `True`.
+        overwrite: Whether to replace an existing file without asking.
+            Defaults to `True`; with `False`, an existing file is replaced
+            only if you answer "y" at the prompt, as in Keras.
         zipped: `False` writes the `.keras` members into a folder at
             `filepath` instead of a zip (`filepath` must then not end in
             `.keras`). Defaults to a zip.
@@ -47,6 +49,9 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     if kwargs:
         raise ValueError("The following argument(s) are not supported: "
                          f"{list(kwargs)}")
+    if not file_utils.may_write(filepath, overwrite):
+        return None     # as Keras: the user declined to overwrite
+    overwrite = True
     if zipped is False:
         from kerasish.saving import keras_dir
         return keras_dir.save_model_to_dir(model, filepath, overwrite,
@@ -125,7 +130,9 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
     Args:
         model: The model whose weights are saved.
         filepath: Path ending in `.weights.h5`.
-        overwrite: Whether to replace an existing file. Defaults to `True`.
+        overwrite: Whether to replace an existing file without asking.
+            Defaults to `True`; with `False`, an existing file is replaced
+            only if you answer "y" at the prompt, as in Keras.
         max_shard_size: Maximum size in GB of each file: the weights go
             to `<name>.weights.json` and shards `<name>_00000.weights.h5`,
             ... (Keras 3's sharded layout). Defaults to `None` (one file).
@@ -157,10 +164,13 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
             "using `build()`.")
     if max_shard_size is not None:
         from kerasish.saving import sharded_weights
-        sharded_weights.save(model, sharded_weights.sharded_path(filepath),
-                             max_shard_size, overwrite)
+        filepath = sharded_weights.sharded_path(filepath)
+    if not file_utils.may_write(filepath, overwrite):
+        return          # as Keras: the user declined to overwrite
+    if max_shard_size is not None:
+        sharded_weights.save(model, filepath, max_shard_size)
         return
-    saving_lib.save_weights(model, filepath, overwrite)
+    saving_lib.save_weights(model, filepath)
 
 
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):

@@ -142,12 +142,33 @@ def test_failed_save_keeps_previous_file_and_cleans_up(tmp_path,
     assert sorted(os.listdir(tmp_path)) == ["model.h5"]
 
 
-def test_overwrite_false_refuses_and_keeps_file(tmp_path):
-    path = str(tmp_path / "model.keras")
+@pytest.mark.parametrize("save, name", [
+    (lambda m, p, **kw: m.save(p, **kw), "model.keras"),
+    (lambda m, p, **kw: m.save(p, **kw), "model.h5"),
+    (lambda m, p, **kw: m.save_weights(p, **kw), "model.weights.h5"),
+    (lambda m, p, **kw: m.save_weights(p, max_shard_size=1, **kw),
+     "model.weights.json")])
+def test_overwrite_false_asks_first_as_keras(tmp_path, monkeypatch, save,
+                                             name):
+    path = str(tmp_path / name)
     model = _small_model()
-    model.save(path)
-    before = _digest(path)
-    with pytest.raises(FileExistsError, match="overwrite=False"):
-        model.save(path, overwrite=False)
-    assert _digest(path) == before
-    assert sorted(os.listdir(tmp_path)) == ["model.keras"]
+    save(model, path)
+    files = sorted(os.listdir(tmp_path))
+
+    def digest():
+        return [_digest(str(tmp_path / f)) for f in files]
+    before = digest()
+    answers, prompts = iter(["maybe", "n"]), []
+
+    def answer(prompt):
+        prompts.append(prompt)
+        return next(answers)
+    monkeypatch.setattr("builtins.input", answer)
+    assert save(model, path, overwrite=False) is None
+    assert prompts == [f"[WARNING] {path} already exists - overwrite? [y/n]",
+                       'Enter "y" (overwrite) or "n" (cancel).']
+    assert digest() == before and sorted(os.listdir(tmp_path)) == files
+    model.layers[0].kernel.assign(np.zeros(model.layers[0].kernel.shape))
+    monkeypatch.setattr("builtins.input", lambda prompt: "y")
+    save(model, path, overwrite=False)
+    assert digest() != before and sorted(os.listdir(tmp_path)) == files

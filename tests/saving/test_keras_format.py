@@ -176,8 +176,9 @@ def test_unzipped_folder_round_trip(tmp_path):
     _assert_same_state(loaded, model)
     with pytest.raises(ValueError, match="should not end in `.keras`"):
         model.save(str(tmp_path / "m.keras"), zipped=False)
-    with pytest.raises(FileExistsError):
-        model.save(path, zipped=False, overwrite=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("builtins.input", lambda prompt: "n")
+        assert model.save(path, zipped=False, overwrite=False) is None
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("keep me")
     with pytest.raises(ValueError, match="not a folder of a saved model"):
