@@ -100,7 +100,7 @@ def test_diff_lists_changed_weights_with_max_abs_difference(files, capsys):
     lines = out.strip().splitlines()
     assert lines[0] == (f"1 of 22 weight arrays differ between "
                         f"{files['keras']} and {other}:")
-    assert lines[1] == ("  layers/dense/vars/0 (dense/kernel): shape "
+    assert lines[1] == ("  layers/dense/vars/0 (tiny/dense/kernel): shape "
                         "(4, 3), max abs difference 0.25")
     assert run(capsys, "diff", "--atol", "0.3", files["keras"],
                other)[0] == 0
@@ -113,9 +113,9 @@ def test_diff_reports_missing_and_reshaped_weights(files, capsys):
     status, out, _ = run(capsys, "diff", "--no-optimizer", files["keras"],
                          other)
     assert status == 1
-    assert "  layers/dense/vars/0 (dense/kernel): shape (4, 3) vs " \
+    assert "  layers/dense/vars/0 (tiny/dense/kernel): shape (4, 3) vs " \
            "(4, 5)" in out
-    assert f"  layers/dense_1/vars/1 (dense_1/bias): only in " \
+    assert f"  layers/dense_1/vars/1 (tiny/dense_1/bias): only in " \
            f"{files['keras']}" in out
 
 

@@ -240,10 +240,17 @@ class Sequential(Model):
                 f"config={config}")
         model = cls(name=config.get("name"),
                     trainable=config.get("trainable", True))
+        has_input = bool(config["layers"]) and \
+            config["layers"][0].get("class_name") == "InputLayer"
         for layer_config in config["layers"]:
-            # As Keras, a layer with a build config is built as it is read,
-            # outside the model's name scope: after a reload its variables'
-            # paths lose the model's name (`seq/d/kernel` -> `d/kernel`).
+            if has_input and isinstance(layer_config, dict):
+                # Built by the model's own build, inside its name scope, so
+                # variable paths are the same as the original's: a replica
+                # rebuilt from config places its variables by path (the
+                # runtime seam). Keras builds them outside, so its paths
+                # lose the model's name on reload.
+                layer_config = {k: v for k, v in layer_config.items()
+                                if k != "build_config"}
             model.add(deserialize_keras_object(
                 layer_config, custom_objects=custom_objects), rebuild=False)
         if model._layers:

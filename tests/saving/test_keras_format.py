@@ -186,23 +186,20 @@ def test_unzipped_folder_round_trip(tmp_path):
     assert (tmp_path / "other" / "notes.txt").read_text() == "keep me"
 
 
-def test_weight_paths_after_loading_are_keras(tmp_path):
-    # Keras builds each layer as it reads it, outside the model's name
-    # scope, so reloaded paths lose the model's name (Keras 3.15 gives
-    # exactly these; optimizer slots follow).
+def test_weight_paths_survive_loading(tmp_path):
+    # kerasish keeps paths stable across a reload (a replica rebuilt from
+    # config places its variables by path); Keras builds reloaded layers
+    # outside the model's name scope, so its paths lose the model's name.
     model = kerasish.Sequential([kerasish.Input((3,)),
                                  layers.Dense(2, name="d"),
                                  layers.Dense(1, name="e")], name="seq")
     model.compile("adam", "mse")
     model.fit(np.ones((2, 3)), np.ones((2, 1)), verbose=0)
-    assert [w.path for w in model.weights][:2] == ["seq/d/kernel",
-                                                   "seq/d/bias"]
     path = str(tmp_path / "s.keras")
     model.save(path)
     loaded = kerasish.models.load_model(path)
-    assert [w.path for w in loaded.weights] == [
-        "d/kernel", "d/bias", "e/kernel", "e/bias"]
-    assert [v.path for v in loaded.optimizer.variables][2:4] == [
-        "adam/d_kernel_momentum", "adam/d_kernel_velocity"]
-    for a, b in zip(loaded.get_weights(), model.get_weights()):
-        np.testing.assert_array_equal(a, b)
+    assert [w.path for w in loaded.weights] == [w.path for w in
+                                                model.weights] == [
+        "seq/d/kernel", "seq/d/bias", "seq/e/kernel", "seq/e/bias"]
+    assert [v.path for v in loaded.optimizer.variables] == \
+        [v.path for v in model.optimizer.variables]
