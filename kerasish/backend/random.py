@@ -125,18 +125,21 @@ def numpy_global_state():
     return [name, np.array(keys), int(pos), int(has_gauss), float(cached)]
 
 
+def _numpy_state(state):
+    name, keys, pos, has_gauss, cached = state
+    return name, np.asarray(keys, np.uint32), pos, has_gauss, cached
+
+
 def numpy_rng_from(state):
     """A private `np.random.RandomState` at `state` (from
-    `numpy_global_state`); `None` for numpy's global RNG itself."""
-    name, keys, pos, has_gauss, cached = state
+    `numpy_global_state`)."""
     rng = np.random.RandomState()
-    rng.set_state((name, np.asarray(keys, np.uint32), pos, has_gauss,
-                   cached))
+    rng.set_state(_numpy_state(state))
     return rng
 
 
 def set_numpy_global_state(state):
-    np.random.set_state(numpy_rng_from(state).get_state())
+    np.random.set_state(_numpy_state(state))
 
 
 def python_global_state():
@@ -145,16 +148,20 @@ def python_global_state():
     return [version, list(internal), gauss]
 
 
+def _python_state(state):
+    version, internal, gauss = state
+    return version, tuple(internal), gauss
+
+
 def python_rng_from(state):
     """A private `random.Random` at `state` (from `python_global_state`)."""
-    version, internal, gauss = state
     rng = _pyrandom.Random()
-    rng.setstate((version, tuple(internal), gauss))
+    rng.setstate(_python_state(state))
     return rng
 
 
 def set_python_global_state(state):
-    _pyrandom.setstate(python_rng_from(state).getstate())
+    _pyrandom.setstate(_python_state(state))
 
 
 def make_rng(seed):
