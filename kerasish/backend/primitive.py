@@ -85,6 +85,31 @@ def to_array(x):
         f"Received: {type(x).__name__} {x!r:.80}")
 
 
+def stacked_sequence(seq):
+    """A (nested) list of tensors as one tensor, through the `stack`
+    primitive so gradients reach each tensor (`ops.sum(model.losses)`);
+    None if `seq` holds no tensor or mixes dtypes (then it is plain data).
+    """
+    items = [_stacked_or_same(v) for v in seq]
+    tensors = [v for v in items if isinstance(v, Tensor)]
+    if not tensors or not items:
+        return None
+    dtype = _sequence_to_array(seq).dtype
+    if any(t.dtype != dtype for t in tensors):
+        return None
+    from kerasish.backend.shape import stack
+    return stack(*[v if isinstance(v, Tensor) else
+                   Tensor(np.asarray(to_array(v), dtype)) for v in items])
+
+
+def _stacked_or_same(value):
+    if isinstance(value, (list, tuple)):
+        stacked = stacked_sequence(value)
+        if stacked is not None:
+            return stacked
+    return value
+
+
 def _sequence_to_array(seq):
     from kerasish.backend import config
     arr = np.asarray([to_array(v) if isinstance(v, Tensor) else v
@@ -150,6 +175,8 @@ class Primitive:
         return fns
 
     def __call__(self, *args, **params):
+        if any(isinstance(a, (list, tuple)) for a in args):
+            args = tuple(_stacked_or_same(a) for a in args)
         if _trace_state.tracer is not None:
             return traced_call(self, args, params)
         if _autocast_state.dtype is not None:

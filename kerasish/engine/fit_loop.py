@@ -204,7 +204,11 @@ def evaluate_loop(model, iterator, callbacks, verbose):
                 break
     finally:
         runtime.end(model, "evaluate")
-    logs = model._get_metrics_result_or_logs(logs)
+    # As Keras: nested results (a custom test_step returning
+    # `{m.name: m.result() for m in self.metrics}`) are flattened here, so
+    # `val_` prefixes flat keys.
+    from kerasish.callbacks.callback_list import pythonify_logs
+    logs = pythonify_logs(model._get_metrics_result_or_logs(logs))
     callbacks.on_test_end(logs)
     return logs
 

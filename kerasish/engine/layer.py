@@ -32,7 +32,8 @@ from kerasish.ops.symbolic import any_symbolic
 
 _AUTO_CONFIG_TYPES = (str, int, float, bool, type(None))
 # Set by `__new__`, before `__init__`: constructor arguments, not children.
-_UNTRACKED_EARLY = frozenset({"_init_args", "_auto_config"})
+_UNTRACKED_EARLY = frozenset({"_init_args", "_auto_config",
+                              "_tracked_metrics"})
 # Set when any layer adds a loss, so outer calls know to clear old ones.
 _LOSSES_ADDED = [False]
 
@@ -98,6 +99,11 @@ def _symbolic_shapes(value):
     if isinstance(value, dict):
         return {k: _symbolic_shapes(v) for k, v in value.items()}
     return value
+
+
+def _metric_class():
+    from kerasish.metrics.metric import Metric
+    return Metric
 
 
 def default_config(method):
@@ -166,6 +172,8 @@ class Layer(Operation, QuantizationHooks):
         self._non_trainable_variables = []
         self._layers = []
         self._seed_generators = []
+        if not hasattr(self, "_tracked_metrics"):   # a Trainer's, made first
+            self._tracked_metrics = []
         self._losses = []
         self._build_shapes_dict = None
         self.supports_masking = type(self).compute_mask is not \
@@ -210,6 +218,9 @@ class Layer(Operation, QuantizationHooks):
         elif isinstance(value, random_module.SeedGenerator):
             self._seed_generators[:] = [
                 g for g in self._seed_generators if g is not value]
+        elif isinstance(value, _metric_class()):
+            self._tracked_metrics[:] = [
+                m for m in self._tracked_metrics if m is not value]
 
     def _track(self, value):
         if isinstance(value, Layer):
@@ -225,6 +236,11 @@ class Layer(Operation, QuantizationHooks):
         elif isinstance(value, random_module.SeedGenerator):
             if value not in self._seed_generators:
                 self._seed_generators.append(value)
+        elif isinstance(value, _metric_class()):
+            # As Keras: a metric anywhere in the layer's attributes (lists,
+            # dicts, sublayers) is one of the model's `metrics`.
+            if not any(value is m for m in self._tracked_metrics):
+                self._tracked_metrics.append(value)
 
     # -- dtypes --------------------------------------------------------------
     @property

@@ -58,14 +58,6 @@ class Model(Trainer, Layer):
         else:
             Layer.__init__(self, *args, **kwargs)
 
-    def __setattr__(self, name, value):
-        from kerasish.metrics.metric import Metric
-        if isinstance(value, Metric) and getattr(self, "_tracking_ready",
-                                                 False):
-            if not any(value is m for m in self._tracked_metrics):
-                self._tracked_metrics.append(value)
-        super().__setattr__(name, value)
-
     # -- structure ------------------------------------------------------------
     @property
     def layers(self):

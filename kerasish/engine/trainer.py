@@ -6,6 +6,7 @@ the seam where another runtime (a parameter server) plugs in. The default
 `LocalRuntime` simply calls `model.train_step(batch)` in-process.
 """
 import contextlib
+import inspect
 import warnings
 
 import numpy as np
@@ -245,9 +246,17 @@ class Trainer:
         per-output losses for their trackers, updated after the step."""
         with _deferred_tracking(self._compile_loss) as tracked:
             y_pred = self._call_for_training(x, training)
-            loss = self.compute_loss(x, y, y_pred, sample_weight,
-                                     training=training)
+            loss = self._compute_loss(x, y, y_pred, sample_weight,
+                                      training=training)
         return (y_pred, tracked), loss
+
+    def _compute_loss(self, x, y, y_pred, sample_weight, training=True):
+        """`compute_loss`, without `training` for an override that does not
+        take it (written before Keras 3.3 added it), as Keras calls it."""
+        if "training" in inspect.signature(self.compute_loss).parameters:
+            return self.compute_loss(x, y, y_pred, sample_weight,
+                                     training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
 
     def _track_output_losses(self, tracked):
         if tracked:
@@ -427,7 +436,9 @@ class Trainer:
         return pack_data(x, y, sample_weight)
 
     def _batch_result(self, logs, return_dict):
-        logs = self._get_metrics_result_or_logs(logs)
+        # As Keras: what the step returned, flattened to Python numbers.
+        from kerasish.callbacks.callback_list import pythonify_logs
+        logs = pythonify_logs(logs)
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)

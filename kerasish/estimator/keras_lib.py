@@ -116,8 +116,8 @@ def _keras_model_fn(model, metric_names_map, export_outputs):
             return EstimatorSpec(mode, predictions=predictions,
                                  export_outputs=export_outputs)
         y = _model_labels(model, labels)
-        loss = model.compute_loss(x, y, y_pred, training=mode ==
-                                  ModeKeys.TRAIN)
+        loss = model._compute_loss(x, y, y_pred, None,
+                                   training=mode == ModeKeys.TRAIN)
         if mode == ModeKeys.TRAIN:
             train_op = optimizer.minimize(loss, model.trainable_variables)
             return EstimatorSpec(mode, predictions=predictions, loss=loss,

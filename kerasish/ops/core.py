@@ -8,7 +8,7 @@ import numpy as np
 from kerasish.backend import autocast as _autocast
 from kerasish.backend import dtypes as dtypes_module
 from kerasish.backend import shape as S
-from kerasish.backend.primitive import Primitive, to_array
+from kerasish.backend.primitive import Primitive, stacked_sequence, to_array
 from kerasish.backend.tape import stop_recording
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.symbolic import keras_op
@@ -65,6 +65,10 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if isinstance(x, float):
         return Tensor(np.asarray(x, dtype=dtypes_module.standardize_dtype(
             None)))
+    if isinstance(x, (list, tuple)):
+        stacked = stacked_sequence(x)    # keeps the tensors' gradients
+        if stacked is not None:
+            return stacked
     value = to_array(x)
     if not isinstance(value, np.ndarray):
         value = np.asarray(value)

@@ -131,3 +131,15 @@ def test_watch_rejects_non_tensors():
     with GradientTape() as tape:
         with pytest.raises(ValueError, match="expects tensors"):
             tape.watch("nope")
+
+
+def test_ops_on_a_list_of_tensors_keep_their_gradients():
+    # `loss + ops.sum(model.losses)`: the list is stacked differentiably,
+    # as Keras's backends do (the gradient of each tensor survives).
+    a, b = kerasish.Variable(2.0), kerasish.Variable(3.0)
+    with kerasish.GradientTape() as tape:
+        total = kerasish.ops.sum([a * a, b * b]) + kerasish.ops.mean(
+            kerasish.ops.convert_to_tensor([[a, 1.0]]))
+    grads = tape.gradient(total, [a, b])
+    assert float(total) == 13.0 + 1.5
+    assert [float(g) for g in grads] == [4.5, 6.0]
