@@ -44,7 +44,9 @@ def standardize_dtype(dtype):
     'float64'
     """
     if dtype is None:
-        return config.floatx()
+        dtype = config.floatx()
+        if dtype not in ML_FLOATS:
+            return dtype
     if is_string_dtype(dtype):
         return STRING
     if isinstance(dtype, str):

@@ -53,6 +53,8 @@ def einsum(subscripts, *operands, **kwargs):
 
 def _promote(tensors):
     dtype = dtypes_module.result_type(*[t.dtype for t in tensors])
+    if dtype == "int8":
+        dtype = "int32"     # as Keras (aligned with JAX): no int8 wrap-around
     if all(np.dtype(t.dtype) == np.dtype(dtype) for t in tensors):
         return tensors
     return [cast(t, dtype) for t in tensors]

@@ -88,7 +88,11 @@ def in_top_k(targets, predictions, k):
     return Tensor(higher < k)
 
 
-def _segment(data, segment_ids, num_segments, sorted, reducer):
+def _segment(data, segment_ids, num_segments, sorted, reducer,
+             empty=0):
+    """`reducer` over each segment's rows, in `data`'s dtype; an empty
+    segment holds `empty` (for a maximum: the dtype's lowest value, as
+    Keras)."""
     data = convert_to_tensor(data)
     ids = np.asarray(to_array(segment_ids)).astype(np.int64)
     n = int(ids.max()) + 1 if num_segments is None else int(num_segments)
@@ -96,10 +100,22 @@ def _segment(data, segment_ids, num_segments, sorted, reducer):
     for s in range(n):
         rows = np.nonzero(ids == s)[0]
         if rows.size:
-            parts.append(reducer(knp.take(data, rows, axis=0), axis=0))
+            part = reducer(knp.take(data, rows, axis=0), axis=0)
+            if part.dtype != data.dtype:
+                part = cast(part, data.dtype)
+            parts.append(part)
         else:
-            parts.append(knp.zeros(data.shape[1:], data.dtype))
+            parts.append(knp.full(data.shape[1:], empty, data.dtype))
     return knp.stack(parts)
+
+
+def _lowest(dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return -np.inf
+    if dtype.kind in "iu":
+        return np.iinfo(dtype).min
+    return False
 
 
 @keras_op
@@ -150,7 +166,9 @@ def segment_max(data, segment_ids, num_segments=None, sorted=False):
     >>> kerasish.ops.convert_to_numpy(y)
     array([5., 4.], dtype=float32)
     """
-    return _segment(data, segment_ids, num_segments, sorted, knp.max)
+    data = convert_to_tensor(data)
+    return _segment(data, segment_ids, num_segments, sorted, knp.max,
+                    empty=_lowest(data.dtype))
 
 
 def _float(x):

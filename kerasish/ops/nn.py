@@ -222,12 +222,21 @@ def moments(x, axes, keepdims=False, synchronized=False):
      array([0.6666667, 0.       ], dtype=float32))
     """
     x = _float(x)
+    dtype = x.dtype
+    low = str(dtype) in ("float16", "bfloat16")
+    if low:
+        # As Keras: float32 statistics, clipped to float16's range.
+        x = cast(x, "float32")
     mean = knp.mean(x, axis=axes, keepdims=True)
     variance = knp.mean(knp.square(knp.subtract(x, mean)), axis=axes,
                         keepdims=True)
     if not keepdims:
         mean = knp.squeeze(mean, axes)
         variance = knp.squeeze(variance, axes)
+    if low:
+        top = float(np.finfo(np.float16).max)
+        mean, variance = (cast(knp.clip(v, -top, top), dtype)
+                          for v in (mean, variance))
     return mean, variance
 
 

@@ -156,6 +156,10 @@ def rms_normalization(x, scale=None, axis=-1, epsilon=None):
     array([0.8485, 1.1314], dtype=float32)
     """
     x = _float(x)
+    if str(x.dtype) in ("float16", "bfloat16"):
+        # As Keras: computed in float32 (x**2 overflows float16).
+        return cast(rms_normalization(cast(x, "float32"), scale,
+                                          axis, epsilon), x.dtype)
     if x.ndim == 0:
         x = knp.expand_dims(x, 0)
     eps = config.epsilon() if epsilon is None else epsilon

@@ -33,8 +33,18 @@ def matmul(x1, x2):
     >>> matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy()
     array([[11.]], dtype=float32)
     """
-    x1, x2 = _promote(x1, x2)
+    x1, x2 = _int8_products_in_int32(*_promote(x1, x2))
     return L.matmul(*_tensors(x1, x2))
+
+
+def _int8_products_in_int32(*tensors):
+    """As Keras (aligned with JAX): int8 products accumulate and come out
+    in int32, instead of wrapping around in int8."""
+    tensors = [convert_to_tensor(t) for t in tensors]
+    if all(str(t.dtype) == "int8" for t in tensors):
+        from kerasish.ops.core import cast
+        return [cast(t, "int32") for t in tensors]
+    return tensors
 
 
 @keras_op
@@ -58,7 +68,8 @@ def dot(x1, x2):
     if x1.ndim == 0 or x2.ndim == 0:
         return multiply(x1, x2)
     if x2.ndim <= 2:
-        return matmul(x1, x2)
+        # Unlike matmul, Keras's dot keeps int8 products in int8.
+        return L.matmul(*_tensors(*_promote(x1, x2)))
     return tensordot(x1, x2, axes=([x1.ndim - 1], [x2.ndim - 2]))
 
 

@@ -262,6 +262,13 @@ def var(x, axis=None, keepdims=False):
     array(1., dtype=float32)
     """
     x = _float(x)
+    dtype = x.dtype
+    if str(dtype) in ("float16", "bfloat16"):
+        # As Keras: computed in float32 (float16's range is too small
+        # for squared deviations), returned in the input's dtype.
+        from kerasish.ops.core import cast
+        return cast(var(cast(x, "float32"), axis=axis, keepdims=keepdims),
+                    dtype)
     centered = subtract(x, mean(x, axis=axis, keepdims=True))
     return mean(square(centered), axis=axis, keepdims=keepdims)
 

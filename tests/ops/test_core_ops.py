@@ -225,3 +225,16 @@ def test_functional_model_with_rearrange_and_scan():
 def test_bad_inputs(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_bfloat16_floatx_works_in_a_fresh_process():
+    # Before anything imported ml_dtypes, floatx "bfloat16" must still
+    # make bfloat16 tensors (it raised "data type not understood").
+    import subprocess
+    import sys
+    code = ("import kerasish as k; k.config.set_floatx('bfloat16'); "
+            "print(k.ops.ones((2,)).dtype, k.ops.convert_to_tensor(1.5).dtype,"
+            " k.random.normal((2,)).dtype)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["bfloat16"] * 3

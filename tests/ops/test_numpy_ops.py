@@ -298,3 +298,41 @@ def test_functional_model_with_numpy_ops():
 def test_bad_inputs(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_int8_products_accumulate_in_int32_as_keras():
+    a = ops.convert_to_tensor([[100, 100]], "int8")
+    b = ops.convert_to_tensor([[2], [1]], "int8")
+    for result in (ops.matmul(a, b), ops.einsum("ij,jk->ik", a, b)):
+        assert str(result.dtype) == "int32"
+        assert ops.convert_to_numpy(result).tolist() == [[300]]
+    # Keras's dot keeps int8 (and wraps around, as JAX does).
+    assert str(ops.dot(a, b).dtype) == "int8"
+
+
+def test_segment_ops_fill_and_dtype_as_keras():
+    ids = ops.convert_to_tensor([0, 2])
+    floats = ops.segment_max(ops.convert_to_tensor([1.0, 2.0]), ids,
+                             num_segments=3)
+    assert ops.convert_to_numpy(floats).tolist() == [1.0, -np.inf, 2.0]
+    ints = ops.segment_max(ops.convert_to_tensor([1, 2]), ids,
+                           num_segments=3)
+    assert ops.convert_to_numpy(ints).tolist() == [1, -2**31, 2]
+    sums = ops.segment_sum(ops.convert_to_tensor([1, 2], "int8"), ids,
+                           num_segments=3)
+    assert str(sums.dtype) == "int8"
+    assert ops.convert_to_numpy(sums).tolist() == [1, 0, 2]
+
+
+def test_float16_statistics_are_computed_in_float32_as_keras():
+    x = ops.convert_to_tensor([0.0, 300.0, 600.0], "float16")
+    variance = ops.var(x)
+    assert str(variance.dtype) == "float16" and float(variance) == 60000.0
+    normalized = ops.rms_normalization(
+        ops.convert_to_tensor([[300.0, 400.0]], "float16"), epsilon=0.0)
+    np.testing.assert_allclose(ops.convert_to_numpy(normalized),
+                               [[0.8485, 1.1314]], atol=1e-3)
+    _, var16 = ops.moments(
+        ops.convert_to_tensor([1000.0, 2000.0, 4000.0], "float16"), axes=[0])
+    # 1_555_555.6 does not fit float16: clipped to its largest value.
+    assert float(var16) == float(np.finfo(np.float16).max)
