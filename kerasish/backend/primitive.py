@@ -117,6 +117,13 @@ def _sequence_to_array(seq):
     if arr.dtype == np.float64:
         arr = arr.astype(config.floatx())
     elif arr.dtype == np.int64:
+        info = np.iinfo(np.int32)
+        if arr.size and (arr.max() > info.max or arr.min() < info.min):
+            # As Keras: Python ints become int32, never silently wrapped.
+            raise OverflowError(
+                "Python int too large to convert to int32: values span "
+                f"[{arr.min()}, {arr.max()}]. Pass an int64 numpy array "
+                "or `dtype='int64'`.")
         arr = arr.astype("int32")
     return arr
 

@@ -51,6 +51,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         return x
     if dtype is not None:
         dtype = dtypes_module.standardize_dtype(dtype)
+        if isinstance(x, (list, tuple)) and stacked_sequence(x) is None:
+            return Tensor(np.asarray(x, dtype=dtype))   # no int32 detour
         return Tensor(np.asarray(to_array(x), dtype=dtype))
     if isinstance(x, np.ndarray):
         if x.dtype.kind == "O":

@@ -64,7 +64,14 @@ def top_k(x, k, sorted=True):
     (array([5., 4.], dtype=float32), array([1, 3], dtype=int32))
     """
     x = convert_to_tensor(x)
-    order = np.argsort(-x._value, axis=-1, kind="stable")[..., :k]
+    keys = x._value
+    if keys.dtype.kind == "f" and np.isnan(keys).any():
+        # As Keras: NaN ranks above every number.
+        keys = np.where(np.isnan(keys), np.inf, keys)
+        order = np.lexsort((~np.isnan(x._value), -keys), axis=-1)
+    else:
+        order = np.argsort(-keys, axis=-1, kind="stable")
+    order = order[..., :k]
     values = knp.take_along_axis(x, order, axis=-1)
     return values, Tensor(order.astype("int32"))
 

@@ -179,7 +179,7 @@ def argmax(x, axis=None, keepdims=False):
     >>> argmax([[1, 5], [3, 2]], axis=1).numpy()
     array([1, 0], dtype=int32)
     """
-    return cast(R.argmax(convert_to_tensor(x), axis=axis,
+    return cast(R.argmax(_signed_zeros(x), axis=axis,
                          keepdims=keepdims), "int32")
 
 
@@ -200,8 +200,21 @@ def argmin(x, axis=None, keepdims=False):
     >>> argmin([[1, 5], [3, 2]], axis=1).numpy()
     array([0, 1], dtype=int32)
     """
-    return cast(R.argmin(convert_to_tensor(x), axis=axis,
+    return cast(R.argmin(_signed_zeros(x), axis=axis,
                          keepdims=keepdims), "int32")
+
+
+def _signed_zeros(x):
+    """`x` where -0.0 ranks below 0.0, as Keras's argmax/argmin (which
+    replace -0.0 by minus the smallest normal number)."""
+    x = convert_to_tensor(x)
+    value = x._value
+    if value.dtype.kind != "f" or not np.any(np.signbit(value) &
+                                             (value == 0)):
+        return x
+    value = np.where((value == 0) & np.signbit(value),
+                     -np.finfo(value.dtype).tiny, value)
+    return Tensor(value.astype(x.dtype, copy=False))
 
 
 @keras_op

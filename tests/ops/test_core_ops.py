@@ -238,3 +238,10 @@ def test_bfloat16_floatx_works_in_a_fresh_process():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == ["bfloat16"] * 3
+
+
+def test_python_ints_beyond_int32_are_refused_not_wrapped():
+    with pytest.raises(OverflowError, match="too large to convert"):
+        ops.convert_to_tensor([2**40])
+    assert ops.convert_to_numpy(
+        ops.convert_to_tensor([2**40], dtype="int64")).tolist() == [2**40]

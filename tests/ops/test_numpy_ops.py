@@ -336,3 +336,17 @@ def test_float16_statistics_are_computed_in_float32_as_keras():
         ops.convert_to_tensor([1000.0, 2000.0, 4000.0], "float16"), axes=[0])
     # 1_555_555.6 does not fit float16: clipped to its largest value.
     assert float(var16) == float(np.finfo(np.float16).max)
+
+
+def test_argmax_argmin_rank_negative_zero_below_zero_as_keras():
+    assert int(ops.argmax(np.array([-0.0, 0.0], "float32"))) == 1
+    assert int(ops.argmin(np.array([0.0, -0.0], "float32"))) == 1
+    assert ops.convert_to_numpy(ops.argmax(
+        np.array([[-0.0, 0.0], [1.0, 0.0]], "float32"), axis=1)).tolist() \
+        == [1, 0]
+
+
+def test_top_k_ranks_nan_first_as_keras():
+    values, indices = ops.top_k(np.array([1.0, np.nan, 3.0], "float32"), 2)
+    assert np.isnan(ops.convert_to_numpy(values)[0])
+    assert ops.convert_to_numpy(indices).tolist() == [1, 2]
