@@ -87,7 +87,9 @@ class Trainer:
                 metrics, weighted_metrics, names))
         from kerasish.metrics import Mean
         object.__setattr__(self, "_loss_tracker", Mean(name="loss"))
-        self.loss = loss
+        # As Keras (compile tracks nothing): the user's loss and metric
+        # objects belong to the compiled containers, not to `metrics`.
+        object.__setattr__(self, "loss", loss)
         self._run_eagerly = run_eagerly
         # Keras resolves "auto" to True unless the model runs eagerly.
         self._jit_compile = (not run_eagerly) if jit_compile == "auto" \
@@ -97,11 +99,11 @@ class Trainer:
         self.steps_per_execution = steps_per_execution
         # As Keras, the config keeps the optimizer as given (not the loss
         # scaling wrapper made above; compiling again makes it again).
-        self._compile_config = dict(
+        object.__setattr__(self, "_compile_config", dict(
             optimizer=given_optimizer, loss=loss, loss_weights=loss_weights,
             metrics=metrics, weighted_metrics=weighted_metrics,
             run_eagerly=run_eagerly, steps_per_execution=steps_per_execution,
-            jit_compile=self._jit_compile)
+            jit_compile=self._jit_compile))
         self._runtime = current_runtime()
         self.compiled = True
 
