@@ -91,15 +91,44 @@ class Metric:
         self.update_state(*args, **kwargs)
         return self.result()
 
+    def _check_values(self, metric_variables):
+        if len(metric_variables) != len(self.variables):
+            raise ValueError(
+                "Argument `metric_variables` must be a list of tensors "
+                f"corresponding 1:1 to {type(self).__name__}().variables. "
+                f"Received list with length {len(metric_variables)}, but "
+                f"expected {len(self.variables)} variables.")
+
+    def _stateless(self, fn, metric_variables=None):
+        """`fn()` on the given values (or the current ones); returns its
+        result and the variables' new values, changing nothing."""
+        from kerasish.engine.scopes import StatelessScope
+        if metric_variables is None:
+            metric_variables = [v.numpy() for v in self.variables]
+        mapping = list(zip(self.variables, metric_variables))
+        with StatelessScope(mapping) as scope:
+            result = fn()
+        new = []
+        for v in self.variables:
+            value = scope.get_current_value(v)
+            new.append(v if value is None else value)
+        return result, new
+
     def stateless_result(self, metric_variables):
-        saved = [np.array(v._value) for v in self.variables]
-        for v, value in zip(self.variables, metric_variables):
-            v.assign(value)
-        try:
-            return self.result()
-        finally:
-            for v, value in zip(self.variables, saved):
-                v.assign(value)
+        """`result()` for the given variable values (nothing changes)."""
+        self._check_values(metric_variables)
+        return self._stateless(self.result, metric_variables)[0]
+
+    def stateless_update_state(self, metric_variables, *args, **kwargs):
+        """`update_state` on the given values; returns the new values and
+        leaves the metric's own variables as they were."""
+        self._check_values(metric_variables)
+        return self._stateless(lambda: self.update_state(*args, **kwargs),
+                               metric_variables)[1]
+
+    def stateless_reset_state(self):
+        """The values `reset_state()` would give, changing nothing."""
+        return self._stateless(self.reset_state)[1]
 
     def get_config(self):
         return {"name": self.name, "dtype": self.dtype}

@@ -488,3 +488,20 @@ def test_integer_mean_divides_to_float32():
     result = metric.result()
     assert result.dtype == np.float32
     np.testing.assert_allclose(float(result), 7 / 3, rtol=1e-6)
+
+
+def test_stateless_update_reset_and_result_change_nothing():
+    # The JAX guide's stateless loop: values in, values out.
+    metric = kerasish.metrics.Mean()
+    start = [v.numpy() for v in metric.variables]
+    after = metric.stateless_update_state(start, np.array([1.0, 3.0]))
+    after = metric.stateless_update_state(after, np.array([5.0]))
+    assert [float(np.asarray(v)) for v in after] == [9.0, 3.0]
+    assert float(metric.stateless_result(after)) == 3.0
+    assert [float(v.numpy()) for v in metric.variables] == [0.0, 0.0]
+    metric.update_state([10.0])
+    assert [float(np.asarray(v)) for v in metric.stateless_reset_state()] \
+        == [0.0, 0.0]
+    assert float(metric.result()) == 10.0
+    with pytest.raises(ValueError, match="1:1 to Mean"):
+        metric.stateless_update_state(start[:1], np.array([1.0]))
