@@ -365,3 +365,21 @@ def test_attention_needs_steps_and_features(cls):
         cls()([flat, flat])
     with pytest.raises(ValueError, match=r"`value` of shape .* \(None, 4\)"):
         cls()([kerasish.Input((3, 4)), kerasish.Input((4,))])
+
+
+@pytest.mark.parametrize("cls", [layers.Attention, layers.AdditiveAttention])
+def test_attention_with_masked_inputs_builds_a_functional_model(cls):
+    # The query's mask (a graph tensor) becomes the output's mask.
+    query_ids = kerasish.Input((4,), dtype="int32")
+    value_ids = kerasish.Input((5,), dtype="int32")
+    embed = layers.Embedding(10, 3, mask_zero=True)
+    attention = cls()
+    out = attention([embed(query_ids), embed(value_ids)])
+    model = kerasish.Model([query_ids, value_ids], out)
+    q = np.array([[1, 2, 0, 0]])
+    v = np.array([[3, 4, 5, 0, 0]])
+    result = model.predict([q, v], verbose=0)
+    assert result.shape == (1, 4, 3)
+    eager = attention([embed(q), embed(v)], mask=[q != 0, v != 0])
+    np.testing.assert_allclose(result, kerasish.ops.convert_to_numpy(eager),
+                               rtol=1e-6)

@@ -205,3 +205,21 @@ def test_channels_change_after_build_is_rejected():
 def test_unknown_channels_are_rejected():
     with pytest.raises(ValueError, match="known channel dimension"):
         layers.Conv2D(2, 3).build((None, 5, 5, None))
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: layers.DepthwiseConv2D(3, **kw),
+    lambda **kw: layers.SeparableConv2D(4, 3, **kw)])
+def test_depthwise_and_separable_take_strides_with_dilation(make):
+    # Keras accepts the pair here (only plain and transposed convolutions
+    # refuse it): the output is the dilated stride-1 result, subsampled.
+    x = np.random.default_rng(0).normal(size=(1, 9, 9, 2)).astype("float32")
+    strided = make(strides=2, dilation_rate=2)
+    dense = make(dilation_rate=2)
+    strided.build(x.shape)
+    dense.build(x.shape)
+    dense.set_weights(strided.get_weights())
+    np.testing.assert_allclose(
+        kerasish.ops.convert_to_numpy(strided(x)),
+        kerasish.ops.convert_to_numpy(dense(x))[:, ::2, ::2], rtol=1e-5,
+        atol=1e-6)

@@ -154,3 +154,19 @@ def test_pool_larger_than_input_and_wrong_rank():
         layers.MaxPooling2D()(np.ones((1, 4, 4), "float32"))
     with pytest.raises(ValueError, match="expected ndim=3"):
         layers.GlobalAveragePooling1D()(np.ones((1, 4, 4, 1), "float32"))
+
+
+def test_masked_global_average_ignores_nan_and_inf_at_padded_steps():
+    # As Keras (`where`, not a product with the mask): a non-finite value
+    # at a masked step reaches neither the output nor the gradient.
+    layer = layers.GlobalAveragePooling1D()
+    x = kerasish.Variable(np.array([[[1.0, 2.0], [np.inf, np.nan]]],
+                                   "float32"))
+    mask = np.array([[True, False]])
+    with kerasish.GradientTape() as tape:
+        y = layer(x, mask=mask)
+        total = kerasish.ops.sum(y)
+    np.testing.assert_array_equal(kerasish.ops.convert_to_numpy(y),
+                                  [[1.0, 2.0]])
+    grad = kerasish.ops.convert_to_numpy(tape.gradient(total, x))
+    np.testing.assert_array_equal(grad, [[[1.0, 1.0], [0.0, 0.0]]])

@@ -2,6 +2,7 @@
 import numpy as np
 
 from kerasish import ops
+from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
 from kerasish.engine.operation import trace_output_spec
@@ -130,6 +131,8 @@ class Attention(Layer):
         self._validate_inputs(inputs, mask)
         if mask is None or mask[0] is None:
             return None
+        if isinstance(mask[0], KerasTensor):      # a functional model's
+            return mask[0]
         return ops.convert_to_tensor(mask[0])
 
     def compute_output_shape(self, input_shape):

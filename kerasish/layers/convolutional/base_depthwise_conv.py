@@ -12,7 +12,7 @@ from kerasish.backend import config as backend_config
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.convolutional.base_conv import (
-    check_input, check_strides_and_dilation, common_config,
+    check_input, common_config,
     conv_output_shape, layer_geometry, positive_int, run_conv, spatial_args)
 from kerasish.ops.conv import standardize_padding
 
@@ -49,7 +49,8 @@ class BaseDepthwiseConv(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.depthwise_constraint = constraints.get(depthwise_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
-        check_strides_and_dilation(self)
+        # Keras allows strides with dilation here (only its plain and
+        # transposed convolutions refuse the pair).
         self.input_spec = InputSpec(min_ndim=rank + 2)
 
     def build(self, input_shape):

@@ -12,7 +12,7 @@ from kerasish.backend import config as backend_config
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.convolutional.base_conv import (
-    check_input, check_strides_and_dilation, conv_output_shape,
+    check_input, conv_output_shape,
     layer_geometry, positive_int, run_conv, spatial_args)
 from kerasish.ops.conv import standardize_padding
 
@@ -53,7 +53,8 @@ class BaseSeparableConv(Layer):
             setattr(self, f"{part}_regularizer", regularizers.get(reg))
             con = locals()[f"{part}_constraint"]
             setattr(self, f"{part}_constraint", constraints.get(con))
-        check_strides_and_dilation(self)
+        # Keras allows strides with dilation here (only its plain and
+        # transposed convolutions refuse the pair).
         self.input_spec = InputSpec(min_ndim=rank + 2)
 
     def build(self, input_shape):

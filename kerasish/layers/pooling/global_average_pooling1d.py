@@ -38,11 +38,13 @@ class GlobalAveragePooling1D(GlobalAveragePooling):
             return super().call(inputs)
         steps = 1 if self.data_format == "channels_last" else 2
         channel = 2 if self.data_format == "channels_last" else 1
-        weight = ops.cast(ops.expand_dims(mask, channel), inputs.dtype)
-        total = ops.sum(ops.multiply(inputs, weight), axis=steps,
+        keep = ops.cast(ops.expand_dims(mask, channel), "bool")
+        # `where`, as Keras: a NaN/inf at a masked step reaches neither the
+        # sum nor its gradient (a product with 0 would let it through).
+        total = ops.sum(ops.where(keep, inputs, 0), axis=steps,
                         keepdims=self.keepdims)
-        return ops.divide(total, ops.sum(weight, axis=steps,
-                                         keepdims=self.keepdims))
+        return ops.divide(total, ops.sum(ops.cast(keep, inputs.dtype),
+                                         axis=steps, keepdims=self.keepdims))
 
     def compute_mask(self, inputs, mask=None):
         return None
