@@ -42,7 +42,8 @@ def _vector(v, like, shape):
     """`v` as a tensor of `like`'s dtype reshaped to broadcast `shape`."""
     v = cast(convert_to_tensor(v), like.dtype)
     if v.ndim and tuple(v.shape) != tuple(shape):
-        v = knp.reshape(v, shape)
+        # One value broadcasts over the axis, as Keras's does.
+        v = knp.reshape(v, [1] * len(shape) if v.size == 1 else shape)
     return v
 
 

@@ -111,3 +111,12 @@ def test_gelu_op_defaults_to_the_tanh_approximation():
                                                   rel=1e-6)
     assert float(ops.nn.gelu(x, approximate=False)[0]) == pytest.approx(
         0.8413447141647339, rel=1e-6)
+
+
+def test_batch_normalization_broadcasts_one_value_as_keras():
+    x = np.array([[300.0, 400.0]], "float32")
+    out = ops.nn.batch_normalization(x, np.array([350.0]),
+                                     np.array([2500.0]), axis=1,
+                                     epsilon=0.0)
+    np.testing.assert_allclose(ops.convert_to_numpy(out), [[-1.0, 1.0]],
+                               rtol=1e-6)
