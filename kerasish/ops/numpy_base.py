@@ -44,11 +44,19 @@ def _promote(a, b):
     if kb and kb in "iub" and (ka == "f" or ka is None and
                                isinstance(a, float)):
         return a, cast(b, a.dtype if ka == "f" else config.floatx())
+    if ka == "b" and kb is None and _python_int(b):
+        return cast(a, "int32"), b     # as Keras: bool with an int is int32
+    if kb == "b" and ka is None and _python_int(a):
+        return a, cast(b, "int32")
     if ka is None and isinstance(a, (list, tuple)):
         return _promote(convert_to_tensor(a), b)
     if kb is None and isinstance(b, (list, tuple)):
         return _promote(a, convert_to_tensor(b))
     return a, b
+
+
+def _python_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _float(x):

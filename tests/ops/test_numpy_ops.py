@@ -350,3 +350,12 @@ def test_top_k_ranks_nan_first_as_keras():
     values, indices = ops.top_k(np.array([1.0, np.nan, 3.0], "float32"), 2)
     assert np.isnan(ops.convert_to_numpy(values)[0])
     assert ops.convert_to_numpy(indices).tolist() == [1, 2]
+
+
+def test_bool_tensor_with_a_python_int_is_int32_as_keras():
+    flags = ops.convert_to_tensor([True, False])
+    for result in (ops.subtract(flags, 1), ops.add(flags, 2),
+                   ops.multiply(3, flags), flags - 1):
+        assert str(result.dtype) == "int32"
+    assert ops.convert_to_numpy(flags - 1).tolist() == [0, -1]
+    assert str(ops.add(flags, 1.5).dtype) == "float32"
