@@ -6,6 +6,7 @@ the seam where another runtime (a parameter server) plugs in. The default
 `LocalRuntime` simply calls `model.train_step(batch)` in-process.
 """
 import contextlib
+import functools
 import inspect
 import warnings
 
@@ -255,7 +256,7 @@ class Trainer:
     def _compute_loss(self, x, y, y_pred, sample_weight, training=True):
         """`compute_loss`, without `training` for an override that does not
         take it (written before Keras 3.3 added it), as Keras calls it."""
-        if "training" in inspect.signature(self.compute_loss).parameters:
+        if _takes_training(type(self).compute_loss):
             return self.compute_loss(x, y, y_pred, sample_weight,
                                      training=training)
         return self.compute_loss(x, y, y_pred, sample_weight)
@@ -473,6 +474,13 @@ class Trainer:
             if a is not None else None, x)
         trace_output_spec(self.__call__, (placeholders,), {})
         self.built = True
+
+
+@functools.lru_cache(maxsize=None)
+def _takes_training(compute_loss):
+    """Whether a `compute_loss` takes `training` (looked up once per
+    function, not at every step)."""
+    return "training" in inspect.signature(compute_loss).parameters
 
 
 def _batch_size(x):
