@@ -2,6 +2,7 @@
 from kerasish.engine.model import Model  # noqa: F401
 from kerasish.engine.functional import Functional  # noqa: F401
 from kerasish.engine.sequential import Sequential  # noqa: F401
+from kerasish.models.cloning import clone_model  # noqa: F401
 from kerasish.saving.object_registration import builtin as _builtin
 
 _builtin("keras.src.models.functional")(Functional)
@@ -62,26 +63,3 @@ def model_from_json(json_string, custom_objects=None):
     from kerasish.saving.serialization_lib import deserialize_keras_object
     return deserialize_keras_object(json.loads(json_string),
                                     custom_objects=custom_objects)
-
-
-def clone_model(model, input_tensors=None, clone_function=None):
-    """A new model with the same architecture and fresh weights.
-
-    Example:
-
-    >>> model = kerasish.Sequential([kerasish.Input((3,)),
-    ...                              kerasish.layers.Dense(2)])
-    >>> clone = kerasish.models.clone_model(model)
-    >>> clone.output_shape, clone.layers[0] is model.layers[0]
-    ((None, 2), False)
-    """
-    from kerasish.saving.serialization_lib import (deserialize_keras_object,
-                                                   serialize_keras_object)
-    config = serialize_keras_object(model)
-    config.pop("compile_config", None)
-    clone = deserialize_keras_object(config)
-    if model.compiled:
-        # As Keras: a compiled model's clone is compiled the same way
-        # (with a new optimizer).
-        clone.compile_from_config(model.get_compile_config())
-    return clone
