@@ -4,8 +4,10 @@ The table reproduces Keras's layout (rich's heavy-head box, the same column
 positions and widths for a given line length, word-wrapped cells), without
 colour codes.
 """
+import math
+import os
+import re
 import shutil
-import textwrap
 
 import numpy as np
 
@@ -68,54 +70,120 @@ def _connections(layer, model_nodes):
 
 
 def _column_widths(line_length, positions, ncols):
+    """Cell widths (padding included) of Keras's rich table."""
     widths, current = [], 0
     for pos in positions:
-        pos = pos * line_length if pos <= 1 else pos
-        width = int(pos) - current
+        width = int(pos * line_length) - current
         if width < 4:
             raise ValueError("Insufficient console width to print summary.")
         widths.append(width)
         current += width
-    # Rich pads each cell by one space each side, then shrinks the columns
-    # evenly (rounding half to even) to fit the borders into line_length.
-    widths = [w + 2 for w in widths]
-    excess = sum(widths) - (line_length - (ncols + 1))
-    remaining, ratio = excess, ncols
-    for i in range(ncols):
-        if excess <= 0:
-            break
-        cut = min(widths[i], round(remaining / ratio))
-        widths[i] -= cut
-        remaining -= cut
-        ratio -= 1
+    # Rich pads each cell by one space each side, then fits the columns
+    # into the table width (line_length less the borders): shrinking them
+    # evenly, or growing them in proportion (`ratio_reduce` and
+    # `ratio_distribute` in rich).
+    widths = [w + 2 for w in widths[:ncols]]
+    room = line_length - (ncols + 1)
+    if sum(widths) > room:
+        return _ratio_reduce(sum(widths) - room, widths)
+    if sum(widths) < room:
+        extra = _ratio_distribute(room - sum(widths), widths)
+        return [w + e for w, e in zip(widths, extra)]
     return widths
 
 
-def _wrap(text, width):
+def _ratio_reduce(excess, widths):
+    remaining, ratio, out = excess, len(widths), []
+    for w in widths:
+        cut = min(w, round(remaining / ratio)) if ratio > 0 else 0
+        out.append(w - cut)
+        remaining -= cut
+        ratio -= 1
+    return out
+
+
+def _ratio_distribute(total, ratios):
+    remaining, total_ratio, out = total, sum(ratios), []
+    for ratio in ratios:
+        share = math.ceil(ratio * remaining / total_ratio) \
+            if total_ratio > 0 else remaining
+        out.append(share)
+        total_ratio -= ratio
+        remaining -= share
+    return out
+
+
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def _break_points(text, width):
+    """Where rich wraps `text`: word by word; a word longer than a line
+    gets a line of its own (and is cut with an ellipsis later)."""
+    breaks, offset = [], 0
+    for match in _WORD.finditer(text):
+        start, word = match.start(), match.group(0)
+        length = len(word.rstrip())
+        if width - offset >= length:
+            offset += len(word)
+        elif length > width or offset:
+            if start:
+                breaks.append(start)
+            offset = len(word)
+    return breaks
+
+
+def _wrap(text, width, align):
+    """The lines of one cell, justified to `width` as rich does."""
     lines = []
     for paragraph in str(text).split("\n"):
-        lines.extend(textwrap.wrap(paragraph, width, break_long_words=True,
-                                   break_on_hyphens=False) or [""])
-    return lines
+        cuts = [0] + _break_points(paragraph, width) + [len(paragraph)]
+        lines += [paragraph[a:b] for a, b in zip(cuts, cuts[1:])] or [""]
+    return [_justify(line, width, align) for line in lines]
 
 
-def _render_row(cells, widths, aligns, edge):
-    wrapped = [_wrap(c, w - 2) for c, w in zip(cells, widths)]
+def _justify(line, width, align):
+    if len(line) > width:   # trailing spaces beyond the width go first
+        trailing = len(line) - len(line.rstrip())
+        line = line[:len(line) - min(trailing, len(line) - width)]
+    if align != "left":
+        line = line.rstrip()
+    if len(line) > width:
+        line = line[:width - 1] + "…"
+    if align == "right":
+        return line.rjust(width)
+    if align == "center":
+        return (" " * ((width - len(line)) // 2) + line).ljust(width)
+    return line.ljust(width)
+
+
+def _render_row(cells, widths, aligns, edge, header=False):
+    wrapped = [_wrap(c, w - 2, a) for c, w, a in zip(cells, widths, aligns)]
     height = max(len(w) for w in wrapped)
-    out = []
-    for i in range(height):
-        parts = []
-        for lines, w, align in zip(wrapped, widths, aligns):
-            text = lines[i] if i < len(lines) else ""
-            text = text.rjust(w - 2) if align == "right" else (
-                text.center(w - 2) if align == "center" else text.ljust(w - 2))
-            parts.append(" " + text + " ")
-        out.append(edge + edge.join(parts) + edge)
-    return out
+    # Rich aligns header cells to the bottom, body cells to the top.
+    wrapped = [[" " * (w - 2)] * (height - len(lines)) + lines if header
+               else lines + [" " * (w - 2)] * (height - len(lines))
+               for lines, w in zip(wrapped, widths)]
+    return [edge + edge.join(" " + cell[i] + " " for cell in wrapped) + edge
+            for i in range(height)]
 
 
 def _rule(widths, left, mid, right, fill):
     return left + mid.join(fill * w for w in widths) + right
+
+
+def _console_width():
+    """The width rich gives a console: a terminal's, COLUMNS, else 80."""
+    width = None
+    for fd in (0, 1, 2):
+        try:
+            width = os.get_terminal_size(fd).columns
+            break
+        except (AttributeError, ValueError, OSError):
+            continue
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        width = int(columns)
+    return width or 80
 
 
 def summary_lines(model, line_length=None, positions=None,
@@ -149,14 +217,17 @@ def summary_lines(model, line_length=None, positions=None,
     for layer in _layer_slice(layers, layer_range):
         rows.extend(_layer_rows(layer, 0, sequential_like, show_trainable,
                                 expand_nested, model_nodes))
-    lines = [f'Model: "{model.name}"', _rule(widths, "┏", "┳", "┓", "━")]
-    lines += _render_row(header, widths, aligns, "┃")
-    lines.append(_rule(widths, "┡", "╇", "┩", "━"))
+    table = [_rule(widths, "┏", "┳", "┓", "━")]
+    table += _render_row(header, widths, aligns, "┃", header=True)
+    table.append(_rule(widths, "┡", "╇", "┩", "━"))
     for i, row in enumerate(rows):
         if i:
-            lines.append(_rule(widths, "├", "┼", "┤", "─"))
-        lines += _render_row(row, widths, aligns, "│")
-    lines.append(_rule(widths, "└", "┴", "┘", "─"))
+            table.append(_rule(widths, "├", "┼", "┤", "─"))
+        table += _render_row(row, widths, aligns, "│")
+    table.append(_rule(widths, "└", "┴", "┘", "─"))
+    # Like rich, a table wider than the console is cropped at its edge.
+    width = _console_width()
+    lines = [f'Model: "{model.name}"'] + [line[:width] for line in table]
     lines += _totals(model)
     return lines
 
@@ -182,8 +253,9 @@ def _layer_rows(layer, level, sequential_like, show_trainable, expand,
     rows = [row]
     if expand and getattr(layer, "layers", None):
         for sub in layer.layers:
+            # Inner nodes are not the model's own: "Connected to" is "-".
             rows += _layer_rows(sub, level + 1, sequential_like,
-                                show_trainable, expand, None)
+                                show_trainable, expand, model_nodes)
     return rows
 
 
@@ -207,14 +279,29 @@ def _is_sequential_like(model):
 
 
 def _layer_slice(layers, layer_range):
+    """The layers from the first matching `layer_range[0]` to the last
+    matching `layer_range[1]` (regexes), as Keras."""
     if layer_range is None:
         return layers
-    import re
-    start = next(i for i, l in enumerate(layers)
-                 if re.match(layer_range[0], l.name))
-    end = max(i for i, l in enumerate(layers)
-              if re.match(layer_range[1], l.name))
-    return layers[start:end + 1]
+    if len(layer_range) != 2:
+        raise ValueError(
+            "layer_range must be a list or tuple of length 2. Received: "
+            f"layer_range = {layer_range} of length {len(layer_range)}")
+    if not all(isinstance(name, str) for name in layer_range):
+        raise ValueError(
+            f"layer_range should contain string type only. Received: "
+            f"{layer_range}")
+    lower = [i for i, l in enumerate(layers) if re.match(layer_range[0],
+                                                          l.name)]
+    upper = [i for i, l in enumerate(layers) if re.match(layer_range[1],
+                                                          l.name)]
+    if not lower or not upper:
+        raise ValueError(
+            "Passed layer_names do not match the layer names in the model. "
+            f"Received: {layer_range}")
+    if min(lower) > max(upper):
+        return layers[min(upper):max(lower) + 1]
+    return layers[min(lower):max(upper) + 1]
 
 
 def _totals(model):
@@ -249,4 +336,4 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
         from kerasish.utils.config_utils import print_msg
         print_msg(text)     # stdout, or logging when not interactive
     else:
-        print_fn(text)
+        print_fn(text + "\n")  # Keras hands over rich's capture, "\n" ended
