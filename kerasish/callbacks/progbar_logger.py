@@ -32,17 +32,23 @@ from kerasish.utils.config_utils import (is_interactive_logging_enabled,
 _DISPLAYS = ("auto", "bar", "lines")
 
 
-def format_value(value):
-    """Keras's log format: `.4f`, or `.4e` for tiny magnitudes."""
+def format_value(value, signed=False):
+    """Keras's log format: `.4f`, or `.4e` for tiny magnitudes.
+
+    `signed`: Keras's one-line (`verbose=2`) format tests the signed value,
+    so every negative value prints in exponent form there (`-3.4078e+00`).
+    """
     try:
         value = float(value)
     except (TypeError, ValueError):
         return str(value)
-    return f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}"
+    size = value if signed else abs(value)
+    return f"{value:.4f}" if size > 1e-3 else f"{value:.4e}"
 
 
-def format_logs(logs):
-    return "".join(f" - {k}: {format_value(v)}" for k, v in logs.items())
+def format_logs(logs, signed=False):
+    return "".join(f" - {k}: {format_value(v, signed)}"
+                   for k, v in logs.items())
 
 
 def format_time_per_step(seconds):
@@ -188,7 +194,7 @@ class ProgbarLogger(Callback):
     def _close(self, logs, total, with_eta=False):
         elapsed = time.time() - self._start
         per_step = format_time_per_step(elapsed / max(self._seen, 1))
-        logs = format_logs(logs or {})
+        logs = format_logs(logs or {}, signed=self.verbose == 2)
         eta = self._fit_eta(0) if with_eta else ""
         if self._bar is not None:
             bar, self._bar = self._bar, None

@@ -93,3 +93,34 @@ def test_validation_progress_lines_in_line_mode():
     lines = stream.getvalue().splitlines()
     assert "validation 1/2 - ETA: " in "\n".join(lines)
     assert lines[-1].startswith("2/2 - ") and "val_loss" in lines[-1]
+
+
+def _negative_loss_model():
+    import kerasish as keras
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(
+        1, kernel_initializer="zeros")])
+    model.compile("sgd", lambda t, p: -keras.ops.mean(
+        keras.ops.square(t - p)) - 0.5, metrics=["mae"])
+    return model
+
+
+def test_one_line_format_prints_negative_values_in_exponent_form(capsys):
+    # Keras 3.15's verbose=2 line compares the signed value with 1e-3, so
+    # negatives print as `.4e`; its bar (verbose=1) compares the magnitude.
+    # The expected lines (timings aside) are Keras 3.15's output.
+    import numpy as np
+    x, y = np.ones((4, 2)), np.ones((4, 1))
+    model = _negative_loss_model()
+    model.fit(x, y, batch_size=4, epochs=1, verbose=2)
+    model.evaluate(x, y, verbose=2)
+    lines = capsys.readouterr().out.splitlines()
+    timing = r"1/1 - \d+s - \d+[mu]?s/step"
+    assert re.fullmatch(timing + r" - loss: -1\.5000e\+00 - mae: 1\.0000",
+                        lines[0])
+    assert re.fullmatch(timing + r" - loss: -1\.6236e\+00 - mae: 1\.0600",
+                        lines[1])
+    stream = io.StringIO()
+    _negative_loss_model().fit(x, y, batch_size=4, epochs=1, verbose=1,
+                               callbacks=[ProgbarLogger(display="lines",
+                                                        stream=stream)])
+    assert "loss: -1.5000 - mae: 1.0000" in stream.getvalue()
