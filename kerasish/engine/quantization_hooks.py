@@ -51,6 +51,13 @@ class QuantizationHooks:
                 f"Layer '{self.name}' is already quantized with "
                 f"dtype_policy='{self.dtype_policy.name}'. "
                 f"Received: mode={mode}")
+        if getattr(self, "lora_enabled", False):
+            raise ValueError(
+                f"Layer '{self.name}' has LoRA enabled; kerasish quantizes "
+                "float layers only: load its saved weights (they hold the "
+                "merged kernel) into a model without LoRA and quantize "
+                "that. "
+                f"Received: mode={mode}")
         if mode not in QUANTIZATION_MODES:
             raise ValueError(
                 "Invalid quantization mode. Expected one of "

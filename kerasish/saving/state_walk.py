@@ -85,6 +85,9 @@ def own_variables(obj):
             hasattr(obj, "_serialized_variables"):
         # Quantized layers save in Keras's per-mode order.
         return obj._serialized_variables()
+    if getattr(obj, "lora_enabled", False):
+        # The merged kernel in the kernel's slot, no adapters (Keras's).
+        return obj._lora_saved_variables()
     return list(obj._trainable_variables) + \
         list(obj._non_trainable_variables)
 

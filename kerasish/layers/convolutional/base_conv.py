@@ -4,7 +4,9 @@ A layer of this family holds `kernel` `(*kernel_size, in / groups,
 filters)` and `bias` `(filters,)`, Keras's shapes and order. With a bias,
 its forward pass is one fused primitive (`conv + bias`, and the ReLU when
 that is the activation); otherwise `ops.conv`, the bias and the activation
-run as separate ops, with the same arithmetic.
+run as separate ops, with the same arithmetic. `lora_rank`/`lora_alpha`
+(or `enable_lora`) train a low-rank update of a frozen kernel
+(`kerasish.layers.core.lora`).
 """
 from kerasish import activations, constraints, initializers, ops
 from kerasish import regularizers
@@ -12,6 +14,7 @@ from kerasish.backend import config as backend_config
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.arguments import positive_int  # noqa: F401 (re-export)
+from kerasish.layers.core.lora import LoraMixin
 from kerasish.ops.conv import (
     conv_geometry, fused_conv, spatial_tuple, standardize_padding)
 
@@ -83,7 +86,7 @@ def run_conv(layer, inputs, kernel, bias, activation, geometry):
     return bias_and_activation(out, bias, activation, layer.data_format)
 
 
-class BaseConv(Layer):
+class BaseConv(LoraMixin, Layer):
     """Abstract N-D convolution layer; see `Conv1D`, `Conv2D`, `Conv3D`."""
 
     def __init__(self, rank, filters, kernel_size, strides=1,
@@ -117,10 +120,7 @@ class BaseConv(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
-        if lora_rank is not None:
-            raise ValueError(
-                f"kerasish's {cls.__name__} does not implement LoRA. "
-                f"Received: lora_rank={lora_rank}")
+        self._init_lora(lora_rank, lora_alpha)
         self._check_arguments()
         self.input_spec = InputSpec(min_ndim=rank + 2)
 
@@ -147,7 +147,7 @@ class BaseConv(Layer):
         axis = -1 if self.data_format == "channels_last" else 1
         self.input_spec = InputSpec(min_ndim=self.rank + 2,
                                     axes={axis: channels})
-        self.kernel = self.add_weight(
+        self._kernel = self.add_weight(
             name="kernel",
             shape=self.kernel_size + (channels // self.groups, self.filters),
             initializer=self.kernel_initializer,
@@ -160,6 +160,19 @@ class BaseConv(Layer):
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
                 constraint=self.bias_constraint)
+        self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)
+
+    @property
+    def kernel(self):
+        """The kernel variable (with LoRA: the merged kernel tensor)."""
+        if not self.built:
+            raise AttributeError(
+                "You must build the layer before accessing `kernel`.")
+        if self.lora_enabled:
+            return self._merged_lora(self._kernel)
+        return self._kernel
 
     def _geometry(self, input_shape):
         """`(strides, pads, dilation, groups)` for an input shape."""
@@ -169,7 +182,7 @@ class BaseConv(Layer):
             shape = _grow_causal(shape, left, self.data_format)
             padding = "valid"
         strides, pads, dilation, groups = layer_geometry(
-            self, shape, self.kernel.shape, self.strides, padding,
+            self, shape, self._kernel.shape, self.strides, padding,
             self.dilation_rate)
         if self.padding == "causal":
             pads = ((left, 0),)
@@ -194,7 +207,7 @@ class BaseConv(Layer):
             "groups": self.groups,
         })
         config.update(common_config(self, "kernel"))
-        return config
+        return self._lora_config(config)
 
 
 def common_config(layer, kernel_name):

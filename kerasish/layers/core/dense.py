@@ -4,13 +4,14 @@ from kerasish import regularizers
 from kerasish.backend.linalg import affine
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
+from kerasish.layers.core.lora import LoraMixin
 from kerasish.layers.core.quantized_dense import DenseQuantization
 from kerasish.saving.object_registration import builtin
 from kerasish.saving.serialization_lib import serialize_keras_object
 
 
 @builtin("keras.layers")
-class Dense(DenseQuantization, Layer):
+class Dense(LoraMixin, DenseQuantization, Layer):
     """Densely-connected layer: `activation(inputs @ kernel + bias)`.
 
     The kernel has shape `(input_dim, units)`; inputs of rank > 2 are
@@ -25,6 +26,13 @@ class Dense(DenseQuantization, Layer):
         kernel_regularizer, bias_regularizer: Optional regularizers.
         activity_regularizer: Optional regularizer of the output.
         kernel_constraint, bias_constraint: Optional constraints.
+        lora_rank: Optional int: build with LoRA of this rank
+            (`enable_lora`): the kernel is frozen and a low-rank update
+            of it is trained.
+        lora_alpha: Optional scale of the LoRA update (`lora_alpha /
+            lora_rank`). As in Keras, a `Dense` built with `lora_rank`
+            uses `lora_alpha = lora_rank`; pass `lora_alpha` to
+            `enable_lora` to change it.
         quantization_config: Optional `kerasish.quantizers`
             `QuantizationConfig` of a quantized layer (set by `quantize`;
             read back from configs).
@@ -66,10 +74,7 @@ class Dense(DenseQuantization, Layer):
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
         self.quantization_config = quantization_config
-        if lora_rank is not None:
-            raise ValueError(
-                "kerasish's Dense does not implement LoRA. Received: "
-                f"lora_rank={lora_rank}")
+        self._init_lora(lora_rank, lora_alpha)
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
 
@@ -98,6 +103,10 @@ class Dense(DenseQuantization, Layer):
                 regularizer=self.bias_regularizer,
                 constraint=self.bias_constraint)
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+        self.built = True
+        if self.lora_rank:
+            # Keras's Dense drops `lora_alpha` here (alpha = rank).
+            self.enable_lora(self.lora_rank)
 
     @property
     def kernel(self):
@@ -107,10 +116,12 @@ class Dense(DenseQuantization, Layer):
                 "You must build the layer before accessing `kernel`.")
         if self.quantization_mode is not None:
             return self._quantized_kernel_value()
+        if self.lora_enabled:
+            return self._merged_lora(self._kernel)
         return self._kernel
 
     def call(self, inputs, training=None):
-        kernel = self._kernel
+        kernel = self.kernel
         if self.bias is not None and inputs.dtype == kernel.dtype:
             relu = self.activation is activations.relu
             x = affine(inputs, kernel, self.bias, relu=relu)
@@ -141,7 +152,7 @@ class Dense(DenseQuantization, Layer):
             "quantization_config": serialize_keras_object(
                 self.quantization_config),
         })
-        return config
+        return self._lora_config(config)
 
     @classmethod
     def from_config(cls, config):

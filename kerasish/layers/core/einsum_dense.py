@@ -5,6 +5,7 @@ from kerasish import activations, constraints, initializers, ops
 from kerasish import regularizers
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
+from kerasish.layers.core.lora import LoraMixin
 from kerasish.layers.core.quantized_einsum_dense import \
     EinsumDenseQuantization
 from kerasish.saving.object_registration import builtin
@@ -18,7 +19,7 @@ _FORMS = (
 
 
 @builtin("keras.layers")
-class EinsumDense(EinsumDenseQuantization, Layer):
+class EinsumDense(LoraMixin, EinsumDenseQuantization, Layer):
     """A dense layer of any dimensionality: `einsum(equation, x, kernel)`.
 
     The kernel's shape follows from the equation, the input shape and
@@ -39,6 +40,11 @@ class EinsumDense(EinsumDenseQuantization, Layer):
         bias_initializer: Defaults to `"zeros"`.
         kernel_regularizer, bias_regularizer, activity_regularizer,
         kernel_constraint, bias_constraint: Optional.
+        lora_rank: Optional int: build with LoRA of this rank
+            (`enable_lora`): the kernel is frozen and a low-rank update
+            of it is trained.
+        lora_alpha: Optional scale of the LoRA update (`lora_alpha /
+            lora_rank`). Defaults to `lora_rank`.
         gptq_unpacked_column_size: Set in the configs of GPTQ-quantized
             layers (the unpacked kernel width).
         quantization_config: Optional `QuantizationConfig` of a quantized
@@ -68,10 +74,7 @@ class EinsumDense(EinsumDenseQuantization, Layer):
             raise ValueError("`equation` must be a string such as "
                              f"'ab,bc->ac'. Received: equation={equation!r}")
         _split(equation)
-        if lora_rank is not None:
-            raise ValueError(
-                "kerasish's EinsumDense does not implement LoRA. Received: "
-                f"lora_rank={lora_rank}")
+        self._init_lora(lora_rank, lora_alpha)
         self.equation = equation
         self.partial_output_shape = (output_shape,) if isinstance(
             output_shape, int) else tuple(output_shape)
@@ -108,6 +111,9 @@ class EinsumDense(EinsumDenseQuantization, Layer):
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
                 constraint=self.bias_constraint)
+        self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)
 
     def _fan_aware(self, input_axes, output_axes):
         """A copy of a variance-scaling initializer told the kernel's axes."""
@@ -133,10 +139,12 @@ class EinsumDense(EinsumDenseQuantization, Layer):
                 "You must build the layer before accessing `kernel`.")
         if self.quantization_mode is not None:
             return self._quantized_kernel_value()
+        if self.lora_enabled:
+            return self._merged_lora(self._kernel)
         return self._kernel
 
     def call(self, inputs, training=None):
-        x = ops.einsum(self.equation, inputs, self._kernel)
+        x = ops.einsum(self.equation, inputs, self.kernel)
         if self.bias is not None:
             x = ops.add(x, self.bias)
         return self.activation(x)
@@ -165,7 +173,7 @@ class EinsumDense(EinsumDenseQuantization, Layer):
         if self.gptq_unpacked_column_size:
             config["gptq_unpacked_column_size"] = \
                 self.gptq_unpacked_column_size
-        return config
+        return self._lora_config(config)
 
     @classmethod
     def from_config(cls, config):

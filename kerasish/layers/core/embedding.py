@@ -8,6 +8,7 @@ from kerasish.backend import shape as S
 from kerasish.backend.primitive import nondiff
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
+from kerasish.layers.core.lora import LoraMixin
 from kerasish.layers.core.quantized_embedding import EmbeddingQuantization
 from kerasish.saving.object_registration import builtin
 from kerasish.saving.serialization_lib import serialize_keras_object
@@ -23,7 +24,7 @@ def _check_dim(value, name):
 
 
 @builtin("keras.layers")
-class Embedding(EmbeddingQuantization, Layer):
+class Embedding(LoraMixin, EmbeddingQuantization, Layer):
     """Turn non-negative integer ids into dense vectors of size `output_dim`.
 
     The output is `embeddings[inputs]`, of shape `inputs.shape +
@@ -40,6 +41,13 @@ class Embedding(EmbeddingQuantization, Layer):
         mask_zero: Whether id 0 is padding: the layer then emits a mask
             (`inputs != 0`) for downstream layers. Defaults to False.
         weights: Optional initial table (`(input_dim, output_dim)` array).
+        lora_rank: Optional int: build with LoRA of this rank
+            (`enable_lora`): the table is frozen and a low-rank update of
+            it is trained.
+        lora_alpha: Optional scale of the LoRA update (`lora_alpha /
+            lora_rank`). As in Keras, an `Embedding` built with
+            `lora_rank` uses `lora_alpha = lora_rank`; pass `lora_alpha`
+            to `enable_lora` to change it.
         quantization_config: Optional `QuantizationConfig` of a quantized
             layer (`quantize("int8" | "int4")` sets it).
         **kwargs: Base layer arguments. The deprecated `input_length` is
@@ -52,6 +60,8 @@ class Embedding(EmbeddingQuantization, Layer):
     (1, 3, 4)
     """
 
+    _lora_base = "embeddings"
+
     def __init__(self, input_dim, output_dim,
                  embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None,
@@ -62,11 +72,8 @@ class Embedding(EmbeddingQuantization, Layer):
         if kwargs.pop("input_length", None) is not None:
             warnings.warn("Argument `input_length` is deprecated. Just "
                           "remove it.")
-        if lora_rank is not None:
-            raise ValueError(
-                "kerasish's Embedding does not implement LoRA. Received: "
-                f"lora_rank={lora_rank}")
         super().__init__(**kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         self.input_dim, self.output_dim = input_dim, output_dim
         self.embeddings_initializer = initializers.get(
             embeddings_initializer)
@@ -97,6 +104,9 @@ class Embedding(EmbeddingQuantization, Layer):
                 regularizer=self.embeddings_regularizer,
                 constraint=self.embeddings_constraint, trainable=True)
         self.built = True
+        if self.lora_rank:
+            # Keras's Embedding drops `lora_alpha` here (alpha = rank).
+            self.enable_lora(self.lora_rank)
 
     @property
     def embeddings(self):
@@ -106,11 +116,13 @@ class Embedding(EmbeddingQuantization, Layer):
                 "You must build the layer before accessing `embeddings`.")
         if self.quantization_mode is not None:
             return self._quantized_embeddings_value()
+        if self.lora_enabled:
+            return self._merged_lora(self._embeddings)
         return self._embeddings
 
     def call(self, inputs):
         ids = _checked_ids(inputs, input_dim=self.input_dim, name=self.name)
-        outputs = S.take(self._embeddings, ids, axis=0)
+        outputs = S.take(self.embeddings, ids, axis=0)
         dtype = np.dtype(self.compute_dtype)
         if outputs.dtype != dtype:
             outputs = ops.cast(outputs, dtype)
@@ -146,7 +158,7 @@ class Embedding(EmbeddingQuantization, Layer):
             "quantization_config": serialize_keras_object(
                 self.quantization_config),
         })
-        return config
+        return self._lora_config(config)
 
     @classmethod
     def from_config(cls, config):
