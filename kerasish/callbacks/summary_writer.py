@@ -4,7 +4,9 @@ Shared by the `TensorBoard` callback and the session hooks that write
 summaries (`SummarySaverHook`, `StepCounterHook`). Importing this module
 never needs tensorboardX; creating a writer does, and says how to get it.
 """
+import itertools
 import json
+import os
 
 import numpy as np
 
@@ -24,6 +26,17 @@ def require_tensorboardx(what):
     return tensorboardX
 
 
+_FILE_NUMBERS = itertools.count()
+
+
+def _unique_suffix():
+    # tensorboardX names files `events.out.tfevents.<second>.<host>`: a
+    # writer reopened within the same second (evaluate right after fit, two
+    # quick fits) would truncate the earlier file. TensorFlow appends the
+    # process id and a counter; so do we.
+    return f".{os.getpid()}.{next(_FILE_NUMBERS)}"
+
+
 class SummaryWriter:
     """Write scalars, histograms, images, text and graphs to `logdir`.
 
@@ -40,8 +53,9 @@ class SummaryWriter:
     @property
     def writer(self):
         if self._writer is None:
-            self._writer = self._tbx.SummaryWriter(logdir=self.logdir,
-                                                   flush_secs=10)
+            self._writer = self._tbx.SummaryWriter(
+                logdir=self.logdir, flush_secs=10,
+                filename_suffix=_unique_suffix())
         return self._writer
 
     def scalar(self, tag, value, step):

@@ -109,6 +109,7 @@ class TensorBoard(Callback):
         self._global_test_batch = 0
         self._writers = {}
         self._trace = []
+        self._in_fit = False
 
     # -- writers -------------------------------------------------------------
     def set_model(self, model):
@@ -141,6 +142,7 @@ class TensorBoard(Callback):
 
     # -- training ------------------------------------------------------------
     def on_train_begin(self, logs=None):
+        self._in_fit = True
         self._global_train_batch = 0
         self._epoch_start = time.time()
         self._epoch_iterations = 0
@@ -148,6 +150,7 @@ class TensorBoard(Callback):
             self._write_projector_config()
 
     def on_train_end(self, logs=None):
+        self._in_fit = False
         self._finish_trace()
         self._close_writers()
 
@@ -203,6 +206,11 @@ class TensorBoard(Callback):
         step = self._iterations()
         for name, value in logs.items():
             writer.scalar(f"evaluation_{name}_vs_iterations", value, step)
+        if not self._in_fit:
+            # A standalone evaluate() never reaches on_train_end's close:
+            # closing makes its values readable now (a flush leaves them in
+            # tensorboardX's queue); a later write opens a new file.
+            self._writers.pop("validation").close()
 
     def on_epoch_end(self, epoch, logs=None):
         self._log_epoch_metrics(epoch, logs or {})

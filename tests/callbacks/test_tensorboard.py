@@ -48,6 +48,23 @@ def test_epoch_scalars_with_keras_tags(tmp_path):
         [4, 8, 12]
 
 
+def test_evaluate_after_fit_keeps_the_fit_validation_events(tmp_path):
+    # Keras 3.15 (TF writer) keeps both event files: validation holds the
+    # fit's epoch_loss at steps 0, 1 and evaluation_loss_vs_iterations at
+    # steps 5, 10 and again 10 for the later evaluate().
+    x, y = data(20)
+    model = regression_model()
+    callback = TensorBoard(str(tmp_path))
+    model.fit(x, y, batch_size=4, epochs=2, validation_data=(x, y),
+              verbose=0, callbacks=[callback])
+    model.evaluate(x, y, verbose=0, callbacks=[callback])
+    val = read(str(tmp_path / "validation"))
+    assert [s for s, _ in scalars(val, "epoch_loss")] == [0, 1]
+    assert [s for s, _ in scalars(val, "evaluation_loss_vs_iterations")] \
+        == [5, 10, 10]
+    assert len(os.listdir(tmp_path / "validation")) == 2
+
+
 def test_batch_scalars_every_update_freq(tmp_path):
     x, y = data(20)
     regression_model().fit(
