@@ -473,11 +473,11 @@ class Layer(Operation, QuantizationHooks):
         out = []
         for layer in self._flatten_layers():
             out.extend(layer._losses)
-        for layer in self._flatten_layers():
-            for v in layer._trainable_variables + \
-                    layer._non_trainable_variables:
-                if v.regularizer is not None:
-                    out.append(v.regularizer(v))
+        # Only trainable weights are regularized, as in Keras: a frozen
+        # layer (or a LoRA-frozen kernel) adds no penalty.
+        for v in self.trainable_weights:
+            if v.regularizer is not None:
+                out.append(v.regularizer(v))
         return out
 
     def _clear_losses(self):

@@ -166,6 +166,23 @@ def test_add_loss_and_regularization_losses():
     np.testing.assert_allclose(float(dense.losses[0]), expected, rtol=1e-6)
 
 
+def test_frozen_weights_add_no_regularization_loss():
+    # Keras regularizes `trainable_weights` only: freezing a regularized
+    # layer (transfer learning) drops its penalty from the training loss.
+    dense = layers.Dense(2, kernel_regularizer="l2", bias_regularizer="l1")
+    model = kerasish.Sequential([kerasish.Input((2,)), dense,
+                                 layers.Dense(1, kernel_regularizer="l2")])
+    assert len(model.losses) == 3
+    dense.trainable = False
+    assert len(model.losses) == 1
+    np.testing.assert_allclose(
+        float(model.losses[0]),
+        0.01 * np.sum(model.layers[1].kernel.numpy() ** 2), rtol=1e-6)
+    shared = layers.Dense(2, kernel_regularizer="l2")
+    twice = kerasish.Sequential([kerasish.Input((2,)), shared, shared])
+    assert len(twice.losses) == 1    # a shared variable counts once
+
+
 def test_variable_paths_follow_name_scopes():
     class Outer(kerasish.Model):
         def __init__(self):
