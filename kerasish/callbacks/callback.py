@@ -64,7 +64,8 @@ class Callback:
         """Before a batch of `predict`."""
 
     def on_predict_batch_end(self, batch, logs=None):
-        """After a batch of `predict`; `logs["outputs"]` has the batch."""
+        """After a batch of `predict`; `logs["outputs"]` has the batch (a
+        dict-output model's outputs are top-level keys, as in Keras)."""
 
     def on_train_begin(self, logs=None):
         """At the start of `fit`."""

@@ -20,6 +20,17 @@ def pythonify_logs(logs):
     return result
 
 
+def _flatten_dicts(logs):
+    """Sorted copy of `logs` with nested dicts merged in, values as is."""
+    result = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(_flatten_dicts(value))
+        else:
+            result[key] = value
+    return result
+
+
 def _flatten(callbacks):
     out = []
     for cb in callbacks or []:
@@ -136,7 +147,10 @@ class CallbackList(Callback):
         self._call_batch("on_predict_batch_begin", batch, logs)
 
     def on_predict_batch_end(self, batch, logs=None):
-        # Outputs are arrays, not floats: passed through unconverted.
+        # Outputs are arrays, not floats: passed through unconverted, but
+        # flattened as Keras does (a dict-output model's batch logs are
+        # `{"a": ..., "b": ...}`, not `{"outputs": {...}}`).
+        logs = _flatten_dicts(logs)
         for cb in self.callbacks:
             cb.on_predict_batch_end(batch, logs=logs)
 

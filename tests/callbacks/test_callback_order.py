@@ -158,3 +158,26 @@ def test_data_used_up_on_an_epoch_boundary_reports_the_last_logs():
     # Keras: the third epoch finds no batch and repeats the second's logs.
     assert len(history.history["loss"]) == 3
     assert history.history["loss"][2] == history.history["loss"][1]
+
+
+def test_predict_batch_logs_flatten_dict_outputs():
+    # Keras 3.15 passes a dict-output model's batch outputs as top-level
+    # keys ({"a": (4, 1) array, "b": (4, 2) array}), and a single output or
+    # a list of outputs under "outputs".
+    x, _ = data(6)
+    inputs = keras.Input((3,))
+    dict_model = keras.Model(inputs, {"b": keras.layers.Dense(2)(inputs),
+                                      "a": keras.layers.Dense(1)(inputs)})
+    list_model = keras.Model(inputs, [keras.layers.Dense(1)(inputs),
+                                      keras.layers.Dense(2)(inputs)])
+    seen = []
+    record = keras.callbacks.LambdaCallback(
+        on_predict_batch_end=lambda batch, logs: seen.append(
+            {k: np.shape(v) if not isinstance(v, list) else
+             [np.shape(a) for a in v] for k, v in logs.items()}))
+    dict_model.predict(x, batch_size=4, verbose=0, callbacks=[record])
+    list_model.predict(x, batch_size=4, verbose=0, callbacks=[record])
+    assert seen == [{"a": (4, 1), "b": (4, 2)}, {"a": (2, 1), "b": (2, 2)},
+                    {"outputs": [(4, 1), (4, 2)]},
+                    {"outputs": [(2, 1), (2, 2)]}]
+    assert list(seen[0]) == ["a", "b"]
