@@ -12,8 +12,10 @@ def pythonify_logs(logs):
         if isinstance(value, dict):
             result.update(pythonify_logs(value))
             continue
+        if hasattr(value, "_value"):
+            value = np.asarray(value._value)    # tensors arrive as numpy
         try:
-            value = float(np.asarray(getattr(value, "_value", value)))
+            value = float(np.asarray(value))
         except (TypeError, ValueError):
             pass
         result[key] = value

@@ -24,6 +24,8 @@ import os
 import sys
 import time
 
+import numpy as np
+
 from kerasish.callbacks.callback import Callback
 from kerasish.saving.object_registration import builtin
 from kerasish.utils.config_utils import (is_interactive_logging_enabled,
@@ -39,7 +41,9 @@ def format_value(value, signed=False):
     so every negative value prints in exponent form there (`-3.4078e+00`).
     """
     try:
-        value = float(value)
+        # Keras's bar shows the mean of a non-scalar value (a vector
+        # returned by a custom train_step).
+        value = float(np.mean(np.asarray(getattr(value, "_value", value))))
     except (TypeError, ValueError):
         return str(value)
     size = value if signed else abs(value)

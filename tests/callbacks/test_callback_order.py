@@ -181,3 +181,30 @@ def test_predict_batch_logs_flatten_dict_outputs():
                     {"outputs": [(4, 1), (4, 2)]},
                     {"outputs": [(2, 1), (2, 2)]}]
     assert list(seen[0]) == ["a", "b"]
+
+
+def test_tensor_log_values_reach_callbacks_as_numpy():
+    # Keras 3.15 hands callbacks floats for scalars and numpy arrays for
+    # other tensors (its pythonify_logs), never backend tensors.
+    class VectorLogs(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            return {"loss": keras.ops.convert_to_tensor(1.5),
+                    "vec": keras.ops.ones((2,))}
+
+    seen = []
+    model = VectorLogs()
+    model.compile("sgd", "mse")
+    x, y = data(10)
+    history = model.fit(x, y, batch_size=5, epochs=1, verbose=0, callbacks=[
+        keras.callbacks.LambdaCallback(
+            on_train_batch_end=lambda batch, logs: seen.append(logs))])
+    assert [type(logs["vec"]) for logs in seen] == [np.ndarray] * 2
+    assert [type(logs["loss"]) for logs in seen] == [float] * 2
+    assert type(history.history["vec"][0]) is np.ndarray

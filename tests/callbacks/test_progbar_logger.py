@@ -124,3 +124,29 @@ def test_one_line_format_prints_negative_values_in_exponent_form(capsys):
                                callbacks=[ProgbarLogger(display="lines",
                                                         stream=stream)])
     assert "loss: -1.5000 - mae: 1.0000" in stream.getvalue()
+
+
+def test_non_scalar_log_values_show_their_mean(capsys):
+    # Keras 3.15 (TF backend, same train_step) prints
+    # "2/2 - 0s - 3ms/step - loss: 1.5000 - n: 3.0000 - vec: 2.0000".
+    import kerasish as keras
+
+    class VectorLogs(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            return {"loss": keras.ops.convert_to_tensor(1.5), "n": 3,
+                    "vec": keras.ops.convert_to_tensor([1.0, 3.0])}
+
+    model = VectorLogs()
+    model.compile("sgd", "mse")
+    x, y = data(10)
+    model.fit(x, y, batch_size=5, epochs=1, verbose=2)
+    line = capsys.readouterr().out.strip()
+    assert re.fullmatch(r"2/2 - \d+s - \d+[mu]?s/step - loss: 1\.5000 - "
+                        r"n: 3\.0000 - vec: 2\.0000", line)
