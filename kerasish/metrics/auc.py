@@ -183,7 +183,7 @@ class AUC(Metric):
 
     def result(self):
         if not self._built:
-            return Tensor(np.zeros((), self.dtype))
+            return Tensor(np.zeros((), config.floatx()))
         if self.curve == "PR" and self.summation_method == "interpolation":
             value = self.interpolate_pr_auc()
         else:
@@ -195,7 +195,12 @@ class AUC(Metric):
             else:
                 heights = np.maximum(y[:-1], y[1:])
             value = self._aggregate((x[:-1] - x[1:]) * heights)
-        return Tensor(np.asarray(value, dtype=self.dtype))
+        # The counts are floatx; only multi-label weights (of the metric's
+        # dtype) can promote the result, as in Keras.
+        dtype = self.true_positives.dtype
+        if self.multi_label and self.label_weights is not None:
+            dtype = np.result_type(dtype, self.label_weights.dtype)
+        return Tensor(np.asarray(value, dtype=dtype))
 
     def get_config(self):
         label_weights = None if self.label_weights is None else \

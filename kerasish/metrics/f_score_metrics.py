@@ -74,7 +74,9 @@ class FBetaScore(Metric):
         shape = () if self.average == "micro" else (pred_shape[-1],)
         for attr in ("true_positives", "false_positives", "false_negatives",
                      "intermediate_weights"):
-            setattr(self, attr, self.add_variable(shape, "zeros", name=attr))
+            setattr(self, attr, self.add_variable(shape, "zeros",
+                                                  dtype=self.dtype,
+                                                  name=attr))
         self._built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):

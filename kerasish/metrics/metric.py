@@ -61,11 +61,16 @@ class Metric:
 
     def add_variable(self, shape, initializer, dtype=None,
                      aggregation="sum", name=None):
-        """Create a state variable (non-trainable)."""
+        """Create a state variable (non-trainable).
+
+        Without a `dtype` the variable is floatx, not the metric's dtype
+        (as Keras: its confusion counts stay float32 in a float64 metric).
+        """
         from kerasish import initializers
         with naming.name_scope(self.name):
             variable = Variable(initializers.get(initializer), shape=shape,
-                                dtype=dtype or self._dtype, trainable=False,
+                                dtype=dtype or config.floatx(),
+                                trainable=False,
                                 name=name, aggregation=aggregation)
         self._variables.append(variable)
         return variable

@@ -59,7 +59,8 @@ class Sum(Metric):
 
     def __init__(self, name="sum", dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable((), "zeros", name="total")
+        self.total = self.add_variable((), "zeros", dtype=self.dtype,
+                                        name="total")
 
     def update_state(self, values, sample_weight=None):
         with stop_recording():
@@ -91,8 +92,10 @@ class Mean(Metric):
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable((), "zeros", name="total")
-        self.count = self.add_variable((), "zeros", name="count")
+        self.total = self.add_variable((), "zeros", dtype=self.dtype,
+                                        name="total")
+        self.count = self.add_variable((), "zeros", dtype=self.dtype,
+                                        name="count")
 
     def update_state(self, values, sample_weight=None):
         if _is_scalar(values) and (sample_weight is None or

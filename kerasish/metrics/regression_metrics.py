@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from kerasish import ops
+from kerasish.backend import config
 from kerasish.backend.tape import stop_recording
 from kerasish.backend.tensor import Tensor
 from kerasish.losses.loss import squeeze_or_expand_to_same_rank
@@ -268,19 +269,21 @@ class R2Score(Metric):
 
     def result(self):
         if not self._built:
-            return Tensor(np.zeros((), self.dtype))
+            return Tensor(np.zeros((), config.floatx()))
+        # The accumulators are floatx (as Keras's); the score follows them.
+        dtype = self.sum.dtype
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = self.sum._value / self.count._value
             total = self.squared_sum._value - self.sum._value * mean
             raw = 1 - self.total_mse._value / total
-        raw = np.where(np.isinf(raw), 0.0, raw).astype(self.dtype)
+        raw = np.where(np.isinf(raw), 0.0, raw).astype(dtype)
         if self.class_aggregation == "uniform_average":
             score = np.mean(raw)
         elif self.class_aggregation == "variance_weighted_average":
             score = np.sum(total * raw) / np.sum(total)
         else:
             score = raw
-        return Tensor(np.asarray(self._adjust(score), self.dtype))
+        return Tensor(np.asarray(self._adjust(score), dtype))
 
     def _adjust(self, score):
         p, n = self.num_regressors, float(self.num_samples._value)

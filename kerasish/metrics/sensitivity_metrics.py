@@ -64,7 +64,7 @@ class SensitivitySpecificityBase(Metric):
     def _best_under_constraint(self, constrained, dependent):
         feasible = constrained >= np.asarray(self.value, constrained.dtype)
         best = np.max(np.where(feasible, dependent, 0), initial=0)
-        return Tensor(np.asarray(best, self.dtype))
+        return Tensor(np.asarray(best, self.true_positives.dtype))
 
     def get_config(self):
         return {**super().get_config(), "class_id": self.class_id,

@@ -505,3 +505,59 @@ def test_stateless_update_reset_and_result_change_nothing():
     assert float(metric.result()) == 10.0
     with pytest.raises(ValueError, match="1:1 to Mean"):
         metric.stateless_update_state(start[:1], np.array([1.0]))
+
+
+# Variable and result dtypes of metrics built with dtype="float64", from Keras
+# 3.15.1 on the TensorFlow backend (JAX without x64 cannot hold float64).
+# Keras creates the confusion-count and R2 variables without a dtype, so they
+# are floatx whatever the metric's dtype; their results follow the variables.
+_FLOAT64_CASES = [
+    (lambda: metrics.Mean(dtype="float64"), "float64", "float64"),
+    (lambda: metrics.BinaryAccuracy(dtype="float64"), "float64", "float64"),
+    (lambda: metrics.F1Score(dtype="float64"), "float64", "float64"),
+    (lambda: metrics.TruePositives(dtype="float64"), "float32", "float32"),
+    (lambda: metrics.Precision(thresholds=[0.3, 0.6], dtype="float64"),
+     "float32", "float32"),
+    (lambda: metrics.Recall(top_k=1, dtype="float64"), "float32", "float32"),
+    (lambda: metrics.AUC(dtype="float64"), "float32", "float32"),
+    (lambda: metrics.AUC(curve="PR", multi_label=True, dtype="float64"),
+     "float32", "float32"),
+    # The float64 label weights promote the multi-label result.
+    (lambda: metrics.AUC(multi_label=True, label_weights=[1, 2, 0, 1],
+                         dtype="float64"), "float32", "float64"),
+    (lambda: metrics.SensitivityAtSpecificity(0.5, dtype="float64"),
+     "float32", "float32"),
+    (lambda: metrics.RecallAtPrecision(0.5, dtype="float64"),
+     "float32", "float32"),
+    (lambda: metrics.R2Score(dtype="float64"), "float32", "float32"),
+    (lambda: metrics.MeanIoU(num_classes=4, dtype="float64"),
+     "float64", "float32"),
+]
+
+
+@pytest.mark.parametrize("make,var_dtype,result_dtype", _FLOAT64_CASES)
+def test_variable_and_result_dtypes_match_keras(make, var_dtype,
+                                                result_dtype):
+    rng = np.random.default_rng(0)
+    y_true = (rng.uniform(size=(6, 4)) > 0.5).astype("float32")
+    y_pred = rng.uniform(size=(6, 4)).astype("float32")
+    metric = make()
+    if isinstance(metric, metrics.MeanIoU):
+        y_true, y_pred = y_true[:, 0], (y_pred[:, 0] > 0.5).astype("int32")
+    if type(metric) is metrics.Mean:
+        metric.update_state(y_pred)
+    else:
+        metric.update_state(y_true, y_pred)
+    assert metric.dtype == "float64"
+    assert {str(v.dtype) for v in metric.variables} == {var_dtype}
+    assert str(metric.result().dtype) == result_dtype
+
+
+def test_custom_metric_variables_default_to_floatx():
+    # Keras: add_variable without a dtype makes a floatx variable.
+    class Count(metrics.Metric):
+        def __init__(self):
+            super().__init__(name="count", dtype="float64")
+            self.n = self.add_variable((), "zeros", name="n")
+
+    assert str(Count().n.dtype) == "float32"
