@@ -41,14 +41,12 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, **kwargs):
         trainable = kwargs.pop("trainable", True)
+        # Checked before the model takes a name, as in Keras.
+        _check_graph_ends(inputs, outputs)
         super().__init__(name=name, trainable=trainable, **kwargs)
         self._init_graph(inputs, outputs)
 
     def _init_graph(self, inputs, outputs):
-        if isinstance(inputs, dict):
-            _warn_on_renamed_inputs(inputs)
-        _check_keras_tensors(inputs, "inputs")
-        _check_keras_tensors(outputs, "outputs")
         self._inputs_struct = _copy_struct(inputs)
         self._outputs_struct = _copy_struct(outputs)
         self._inputs = tree.flatten(inputs)
@@ -99,6 +97,18 @@ class Functional(Model):
         return self._outputs_struct
 
     @property
+    def input_shape(self):
+        """Shapes of the flat inputs (one shape for a single input)."""
+        shapes = [t.shape for t in self._inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        """Shapes of the flat outputs (one shape for a single output)."""
+        shapes = [t.shape for t in self._outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
     def input_names(self):
         return [_input_name(t) for t in self._inputs]
 
@@ -117,15 +127,14 @@ class Functional(Model):
         return cached
 
     def _make_input_spec(self):
-        specs = [InputSpec(shape=(None,) + tuple(t.shape[1:]),
-                           allow_last_axis_squeeze=True,
-                           name=_input_name(t),
-                           optional=getattr(t._keras_history[0], "optional",
-                                            False))
-                 for t in self._inputs]
-        if isinstance(self._inputs_struct, dict):
-            return {k: s for k, s in zip(self._inputs_struct, specs)}
-        return specs[0] if len(specs) == 1 else specs
+        # As Keras: a list, one spec per flat input; for a dict of Inputs,
+        # by sorted key (named by key); none for deeper dicts.
+        struct = self._inputs_struct
+        if isinstance(struct, dict):
+            if not all(isinstance(t, KerasTensor) for t in struct.values()):
+                return None
+            return [_input_spec(struct[k], k) for k in sorted(struct)]
+        return [_input_spec(t) for t in self._inputs]
 
     @input_spec.setter
     def input_spec(self, value):
@@ -151,6 +160,7 @@ class Functional(Model):
         return outputs
 
     def _standardize_inputs(self, inputs):
+        _check_input_structure(self._inputs_struct, inputs)
         flat = self._flatten_inputs(inputs)
         if len(flat) != len(self._inputs):
             raise ValueError(
@@ -226,6 +236,44 @@ def _run_node(node, values, training=None):
     return node.operation(*args, **kwargs)
 
 
+def _check_input_structure(struct, inputs):
+    """Warn, as Keras, when `inputs` are not structured like the model's
+    inputs; raise when Keras cannot reconcile the two."""
+    unreconcilable = False
+    # fit/predict hand numpy batches to the model, where Keras has tensors
+    if isinstance(struct, list) and len(struct) == 1 and \
+            isinstance(inputs, (Tensor, np.ndarray)):
+        inputs = [inputs]
+    elif isinstance(inputs, dict) and not isinstance(struct, dict):
+        flat_struct = struct if isinstance(struct, (list, tuple)) else \
+            [struct]
+        names = [_input_name(t) if isinstance(t, KerasTensor) else None
+                 for t in flat_struct]
+        if None not in names and set(names) <= set(inputs):
+            # (a single Input's model then warns, as in Keras)
+            inputs = [inputs[n] for n in names]
+        else:
+            unreconcilable = True
+    if isinstance(struct, dict) and not isinstance(inputs, dict) and \
+            list(struct) != sorted(struct):
+        unreconcilable = True   # no key order to match a sequence by
+    try:
+        tree.assert_same_structure(tree.lists_to_tuples(inputs),
+                                   tree.lists_to_tuples(struct))
+    except (ValueError, TypeError):
+        expected = tree.map_structure(
+            lambda t: "None" if t is None else _input_name(t), struct)
+        received = tree.map_structure(
+            lambda x: "None" if x is None else
+            f"Tensor(shape={tuple(np.shape(x))})", inputs)
+        message = ("The structure of `inputs` doesn't match the expected "
+                   f"structure.\nExpected: {expected}\n"
+                   f"Received: inputs={received}")
+        if unreconcilable:
+            raise ValueError(message) from None
+        warnings.warn(message, stacklevel=2)
+
+
 def _conform(x, ref):
     """Convert to the Input's dtype and fix a missing/extra last axis."""
     if x is None:
@@ -254,6 +302,14 @@ def _conform(x, ref):
     return x
 
 
+def _input_spec(t, name=None):
+    return InputSpec(shape=(None,) + tuple(t.shape[1:]),
+                     allow_last_axis_squeeze=True,
+                     name=name or _input_name(t),
+                     optional=getattr(t._keras_history[0], "optional",
+                                      False))
+
+
 def _input_name(t):
     op = t._keras_history[0] if t._keras_history else None
     return op.name if isinstance(op, InputLayer) else t.name
@@ -268,6 +324,13 @@ def _warn_on_renamed_inputs(inputs):
                 f"'{key}' mapping to value {t} which has name "
                 f"'{_input_name(t)}'. Change the tensor name to '{key}' (via "
                 f"`Input(..., name='{key}')`)")
+
+
+def _check_graph_ends(inputs, outputs):
+    if isinstance(inputs, dict):
+        _warn_on_renamed_inputs(inputs)
+    _check_keras_tensors(inputs, "inputs")
+    _check_keras_tensors(outputs, "outputs")
 
 
 def _check_keras_tensors(structure, what):
@@ -287,7 +350,7 @@ def _copy_struct(structure):
     if isinstance(structure, dict):
         return dict(structure)
     if isinstance(structure, tuple):
-        return list(structure)
+        return tuple(structure)     # a tuple model returns tuples
     if isinstance(structure, list):
         return list(structure)
     return structure
