@@ -1,5 +1,7 @@
 """Accuracy metrics (`keras.metrics`): exact, binary, categorical, sparse
 and top-k."""
+import numpy as np
+
 from kerasish import ops
 from kerasish.backend import config
 from kerasish.losses.loss import squeeze_or_expand_to_same_rank
@@ -104,6 +106,24 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return matches
 
 
+def _check_top_k_shapes(name, y_true, y_pred, sparse):
+    """A clear error when labels and scores do not pair up row by row."""
+    true_shape, pred_shape = tuple(y_true.shape), tuple(y_pred.shape)
+    if sparse:
+        rows = int(np.prod(true_shape))
+        paired = len(pred_shape) >= 2 and \
+            rows == int(np.prod(pred_shape[:-1]))
+        expected = "integer labels (batch_size, ...)"
+    else:
+        paired = len(pred_shape) >= 2 and true_shape == pred_shape
+        expected = "one-hot labels of the same shape as y_pred"
+    if not paired:
+        raise ValueError(
+            f"`{name}` expects scores y_pred of shape (batch_size, ..., "
+            f"num_classes) and {expected}. Received: "
+            f"y_true.shape={true_shape}, y_pred.shape={pred_shape}")
+
+
 def _flatten_for_top_k(y_true, y_pred):
     """2-D predictions and 1-D labels; the labels' shape to restore."""
     shape = tuple(y_true.shape)
@@ -132,7 +152,10 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
     [1.0, 0.0]
     """
     y_pred = ops.convert_to_tensor(y_pred)
-    y_true = ops.argmax(ops.convert_to_tensor(y_true, y_pred.dtype), -1)
+    y_true = ops.convert_to_tensor(y_true, y_pred.dtype)
+    _check_top_k_shapes("top_k_categorical_accuracy", y_true, y_pred,
+                        sparse=False)
+    y_true = ops.argmax(y_true, -1)
     y_true, y_pred, shape = _flatten_for_top_k(y_true, y_pred)
     matches = ops.cast(ops.in_top_k(ops.cast(y_true, "int32"), y_pred, k),
                        config.floatx())
@@ -162,6 +185,8 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5,
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.convert_to_tensor(
         y_true, dtype=y_pred.dtype if from_sorted_ids else "int32")
+    _check_top_k_shapes("sparse_top_k_categorical_accuracy", y_true, y_pred,
+                        sparse=True)
     y_true, y_pred, shape = _flatten_for_top_k(y_true, y_pred)
     if from_sorted_ids:
         matches = ops.any(ops.equal(ops.expand_dims(y_true, axis=1),

@@ -561,3 +561,16 @@ def test_custom_metric_variables_default_to_floatx():
             self.n = self.add_variable((), "zeros", name="n")
 
     assert str(Count().n.dtype) == "float32"
+
+
+@pytest.mark.parametrize("fn, y_true, y_pred", [
+    # Integer labels given to the one-hot metric (Keras: ValueError too).
+    (metrics.top_k_categorical_accuracy, [0, 2], [[0.1, 0.9], [0.8, 0.2]]),
+    # One-hot labels given to the sparse metric.
+    (metrics.sparse_top_k_categorical_accuracy, np.eye(3)[[0, 2]],
+     [[0.1, 0.5, 0.4], [0.8, 0.1, 0.1]]),
+    (metrics.sparse_top_k_categorical_accuracy, [0, 1], [0.3, 0.7]),
+])
+def test_top_k_mismatched_shapes_raise_value_error(fn, y_true, y_pred):
+    with pytest.raises(ValueError, match="y_true.shape=.*y_pred.shape="):
+        fn(np.asarray(y_true), np.asarray(y_pred))
