@@ -2,7 +2,8 @@
 import numpy as np
 
 from kerasish.callbacks.callback import Callback
-from kerasish.callbacks.reduce_lr_on_plateau import current_lr
+from kerasish.callbacks.reduce_lr_on_plateau import (
+    current_lr, log_learning_rates, rate_owners)
 from kerasish.saving.object_registration import builtin
 from kerasish.utils.config_utils import print_msg
 
@@ -13,7 +14,8 @@ class LearningRateScheduler(Callback):
 
     `schedule` takes the 0-based epoch and the current rate (a schedule
     taking only the epoch also works) and returns a float. Epoch ends add
-    `logs["learning_rate"]`.
+    `logs["learning_rate"]`. With a `MultiOptimizer`, each inner optimizer
+    is scheduled from its own rate and logged as `learning_rate_<name>`.
 
     Args:
         schedule: Function `(epoch, lr) -> float` or `(epoch) -> float`.
@@ -43,15 +45,21 @@ class LearningRateScheduler(Callback):
         self._lr_in = None
         self._resume = None
 
-    def _new_lr(self, epoch, optimizer):
-        if not hasattr(optimizer, "learning_rate"):
-            raise ValueError('Optimizer must have a "learning_rate" '
-                             'attribute.')
-        lr = current_lr(optimizer)
-        if self._resume is not None and self._resume[0] == epoch:
-            lr = self._resume[1]
-        self._resume = None
-        self._lr_in = (epoch, lr)
+    def _rates_in(self, epoch, owners):
+        for _, optimizer in owners:
+            if not hasattr(optimizer, "learning_rate"):
+                raise ValueError('Optimizer must have a "learning_rate" '
+                                 'attribute.')
+        rates = [current_lr(optimizer) for _, optimizer in owners]
+        resume, self._resume = self._resume, None
+        if resume is not None and resume[0] == epoch:
+            saved = resume[1]
+            rates = list(saved) if isinstance(saved, (list, tuple)) \
+                else [saved]
+        self._lr_in = (epoch, rates)
+        return rates
+
+    def _scheduled(self, epoch, lr):
         try:
             learning_rate = self.schedule(epoch, lr)
         except TypeError:
@@ -63,16 +71,21 @@ class LearningRateScheduler(Callback):
         return learning_rate
 
     def on_epoch_begin(self, epoch, logs=None):
-        optimizer = self.model.optimizer
-        learning_rate = self._new_lr(epoch, optimizer)
-        optimizer.learning_rate = learning_rate
-        if self.verbose > 0:
-            print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting "
-                      f"learning rate to {learning_rate}.")
+        # A MultiOptimizer's inner optimizers are scheduled one by one.
+        owners = rate_owners(self.model.optimizer)
+        for (name, optimizer), lr in zip(owners,
+                                         self._rates_in(epoch, owners)):
+            learning_rate = self._scheduled(epoch, lr)
+            optimizer.learning_rate = learning_rate
+            if self.verbose > 0:
+                which = f" {name}" if name else ""
+                print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler "
+                          f"setting{which} learning rate to "
+                          f"{learning_rate}.")
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
-            logs["learning_rate"] = current_lr(self.model.optimizer)
+            log_learning_rates(self.model.optimizer, logs)
 
     def get_state(self):
         return {"lr_in": list(self._lr_in) if self._lr_in else None}

@@ -14,12 +14,33 @@ def current_lr(optimizer):
     return float(np.asarray(getattr(lr, "_value", lr)))
 
 
+def rate_owners(optimizer):
+    """`(name, optimizer)` pairs whose learning rates the callbacks read
+    and set: each inner optimizer of a `MultiOptimizer` (which has no rate
+    of its own), else `(None, optimizer)`."""
+    inner = getattr(optimizer, "optimizers", None)
+    if inner is None:
+        return [(None, optimizer)]
+    return [(opt.name, opt) for opt in inner]
+
+
+def log_learning_rates(optimizer, logs):
+    """Add `learning_rate` (or Keras's `learning_rate_<name>` per inner
+    optimizer of a `MultiOptimizer`) to `logs`."""
+    for name, opt in rate_owners(optimizer):
+        key = "learning_rate" if name is None else f"learning_rate_{name}"
+        logs[key] = current_lr(opt)
+    return logs
+
+
 @builtin("keras.callbacks")
 class ReduceLROnPlateau(MonitorCallback):
     """Multiply the learning rate by `factor` when `monitor` plateaus.
 
     Every epoch end first writes the epoch's learning rate into the logs
-    (`logs["learning_rate"]`, so History and CSVLogger record it). After
+    (`logs["learning_rate"]`, so History and CSVLogger record it; with a
+    `MultiOptimizer`, `learning_rate_<name>` for each inner optimizer, all
+    of which are reduced together). After
     `patience` epochs without an improvement of at least `min_delta`, the
     rate becomes `max(lr * factor, min_lr)` and `cooldown` epochs pass
     before waiting starts again.
@@ -79,7 +100,7 @@ class ReduceLROnPlateau(MonitorCallback):
         if self.monitor_op is None:
             self._set_monitor_op()
         logs = logs if logs is not None else {}
-        logs["learning_rate"] = current_lr(self.model.optimizer)
+        log_learning_rates(self.model.optimizer, logs)
         current = logs.get(self.monitor)
         if current is None:
             warnings.warn(
@@ -95,20 +116,27 @@ class ReduceLROnPlateau(MonitorCallback):
             self.wait = 0
         elif not self.in_cooldown():
             self.wait += 1
-            if self.wait >= self.patience and self._reduce(epoch):
+            if self.wait >= self.patience and self._reduce_all(epoch):
                 self.cooldown_counter = self.cooldown
                 self.wait = 0
 
-    def _reduce(self, epoch):
-        optimizer = self.model.optimizer
+    def _reduce_all(self, epoch):
+        # Every optimizer is tried (no short-circuit): each reduces unless
+        # it is already at `min_lr`.
+        reduced = [self._reduce(epoch, name, opt)
+                   for name, opt in rate_owners(self.model.optimizer)]
+        return any(reduced)
+
+    def _reduce(self, epoch, name, optimizer):
         old_lr = current_lr(optimizer)
         if not old_lr > np.float32(self.min_lr):
             return False
         new_lr = max(old_lr * self.factor, self.min_lr)
         optimizer.learning_rate = new_lr
         if self.verbose > 0:
-            print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing "
-                      f"learning rate to {new_lr}.")
+            which = f" {name}" if name else ""
+            print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing"
+                      f"{which} learning rate to {new_lr}.")
         return True
 
     def get_state(self):

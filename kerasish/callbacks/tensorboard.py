@@ -226,9 +226,11 @@ class TensorBoard(Callback):
         train = {k: v for k, v in logs.items() if not k.startswith("val_")}
         val = {k[4:]: v for k, v in logs.items() if k.startswith("val_")}
         optimizer = getattr(self.model, "optimizer", None)
+        optimizer = getattr(optimizer, "inner_optimizer", optimizer)
         if optimizer is not None:
-            from kerasish.callbacks.reduce_lr_on_plateau import current_lr
-            train["learning_rate"] = current_lr(optimizer)
+            from kerasish.callbacks.reduce_lr_on_plateau import \
+                log_learning_rates
+            log_learning_rates(optimizer, train)
         if self.write_steps_per_second:
             elapsed = max(time.time() - self._epoch_start, 1e-9)
             train["steps_per_second"] = \

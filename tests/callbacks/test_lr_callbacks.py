@@ -119,3 +119,57 @@ def test_scheduler_state_avoids_double_application_on_resume():
     other.set_state(state)
     other.on_epoch_begin(0)
     assert model.optimizer.learning_rate == 0.5
+
+
+def multi_optimizer_model():
+    model = keras.Sequential([keras.Input((3,)),
+                              keras.layers.Dense(2, name="enc"),
+                              keras.layers.Dense(1, name="head")])
+    rates = keras.optimizers.OptimizerMap(
+        default_optimizer=keras.optimizers.SGD(0.01, name="sgd_b"))
+    rates["enc"] = keras.optimizers.SGD(0.1, name="sgd_a")
+    model.compile(keras.optimizers.MultiOptimizer(rates), "mse")
+    return model
+
+
+def fit_multi(callback):
+    x, y = data(10)
+    return multi_optimizer_model().fit(
+        x, y, batch_size=5, epochs=3, verbose=0, shuffle=False,
+        callbacks=[callback])
+
+
+def test_reduce_each_inner_optimizer_of_a_multi_optimizer(capsys):
+    # Log keys, rates and messages are Keras 3.15's for the same model.
+    history = fit_multi(ReduceLROnPlateau(
+        monitor="loss", patience=0, factor=0.5, min_delta=10, verbose=1))
+    np.testing.assert_allclose(history.history["learning_rate_sgd_a"],
+                               [0.1, 0.1, 0.05], rtol=1e-6)
+    np.testing.assert_allclose(history.history["learning_rate_sgd_b"],
+                               [0.01, 0.01, 0.005], rtol=1e-6)
+    assert "learning_rate" not in history.history
+    assert capsys.readouterr().out == (
+        "\nEpoch 2: ReduceLROnPlateau reducing sgd_a learning rate to "
+        "0.05000000074505806.\n"
+        "\nEpoch 2: ReduceLROnPlateau reducing sgd_b learning rate to "
+        "0.004999999888241291.\n"
+        "\nEpoch 3: ReduceLROnPlateau reducing sgd_a learning rate to "
+        "0.02500000037252903.\n"
+        "\nEpoch 3: ReduceLROnPlateau reducing sgd_b learning rate to "
+        "0.0024999999441206455.\n")
+
+
+def test_scheduler_sets_each_inner_optimizer_of_a_multi_optimizer(capsys):
+    # Keras 3.15: each inner optimizer's own rate goes through the schedule.
+    history = fit_multi(LearningRateScheduler(lambda e, lr: lr * 0.5,
+                                              verbose=1))
+    np.testing.assert_allclose(history.history["learning_rate_sgd_a"],
+                               [0.05, 0.025, 0.0125], rtol=1e-6)
+    np.testing.assert_allclose(history.history["learning_rate_sgd_b"],
+                               [0.005, 0.0025, 0.00125], rtol=1e-6)
+    lines = capsys.readouterr().out.split("\n\n")
+    assert lines[0] == ("\nEpoch 1: LearningRateScheduler setting sgd_a "
+                        "learning rate to 0.05000000074505806.")
+    assert lines[1] == ("Epoch 1: LearningRateScheduler setting sgd_b "
+                        "learning rate to 0.004999999888241291.")
+    assert len(lines) == 6

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+import kerasish as keras
 from tests.callbacks.util import data, regression_model
 
 ea = pytest.importorskip(
@@ -132,3 +133,22 @@ def test_embeddings_checkpoint_and_projector_config(tmp_path):
     assert os.path.exists(tmp_path / "train" /
                           "keras_embedding.ckpt-0.weights.h5")
     assert os.path.exists(tmp_path / "projector_config.pbtxt")
+
+
+def test_multi_optimizer_rates_get_one_tag_each(tmp_path):
+    # Keras 3.15's tags: epoch_learning_rate_<inner optimizer name>.
+    x, y = data(10)
+    model = regression_model()
+    rates = keras.optimizers.OptimizerMap(
+        default_optimizer=keras.optimizers.SGD(0.01, name="sgd_b"))
+    rates[model.layers[0].name] = keras.optimizers.SGD(0.1, name="sgd_a")
+    model.compile(keras.optimizers.MultiOptimizer(rates), "mse")
+    model.fit(x, y, batch_size=5, epochs=2, verbose=0,
+              callbacks=[TensorBoard(str(tmp_path), write_graph=False)])
+    train = read(str(tmp_path / "train"))
+    assert sorted(train.Tags()["scalars"]) == [
+        "epoch_learning_rate_sgd_a", "epoch_learning_rate_sgd_b",
+        "epoch_loss"]
+    np.testing.assert_allclose(
+        [v for _, v in scalars(train, "epoch_learning_rate_sgd_a")],
+        [0.1, 0.1], rtol=1e-6)
