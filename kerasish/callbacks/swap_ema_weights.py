@@ -4,6 +4,9 @@ from kerasish.saving.object_registration import builtin
 
 
 def _ema_pairs(optimizer):
+    # A LossScaleOptimizer (mixed precision) keeps the averages in the
+    # optimizer it wraps.
+    optimizer = getattr(optimizer, "inner_optimizer", optimizer)
     averages = getattr(optimizer, "_model_variables_moving_average", None)
     if averages is None:
         averages = getattr(optimizer, "_average", None)
@@ -19,7 +22,8 @@ def _ema_pairs(optimizer):
 class SwapEMAWeights(Callback):
     """Swap the model's weights with their exponential moving average.
 
-    Needs an optimizer with `use_ema=True`. Validation (`on_test_*`) and
+    Needs an optimizer with `use_ema=True` (possibly wrapped in a
+    `LossScaleOptimizer`). Validation (`on_test_*`) and
     `predict` run with the EMA weights, then the training weights come
     back. With `swap_on_epoch=True` the EMA weights are also in the model
     between epochs (so `ModelCheckpoint` saves them), and after the last

@@ -140,6 +140,21 @@ def test_swap_on_epoch_leaves_ema_weights_after_training():
                                   model.optimizer._average[0].numpy())
 
 
+def test_swap_ema_under_a_loss_scale_optimizer():
+    # Keras 3.15 unwraps a LossScaleOptimizer (mixed precision) and swaps
+    # the wrapped optimizer's averages.
+    x, y = data(8)
+    inner = keras.optimizers.SGD(0.1, use_ema=True, ema_momentum=0.5)
+    model = regression_model(keras.optimizers.LossScaleOptimizer(inner))
+    history = model.fit(x, y, batch_size=2, epochs=2, verbose=0,
+                        validation_data=(x, y),
+                        callbacks=[SwapEMAWeights(swap_on_epoch=True)])
+    np.testing.assert_array_equal(model.get_weights()[0],
+                                  inner._average[0].numpy())
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0)[0],
+                               history.history["val_loss"][-1], rtol=1e-6)
+
+
 def test_swap_ema_requires_use_ema():
     x, y = data(8)
     with pytest.raises(ValueError, match="use_ema=True"):
