@@ -1,4 +1,6 @@
 """Dtype names and Keras's type-promotion rule for mixed int/float inputs."""
+import functools
+
 import numpy as np
 
 from kerasish.backend import config
@@ -47,6 +49,8 @@ def standardize_dtype(dtype):
         dtype = config.floatx()
         if dtype not in ML_FLOATS:
             return dtype
+    if dtype is float:
+        return "float32"    # Keras's Python-type map (not numpy's float64)
     if is_string_dtype(dtype):
         return STRING
     if isinstance(dtype, str):
@@ -74,27 +78,118 @@ def is_float(dtype):
 
 
 def result_type(*dtypes):
-    """Keras's promotion: floats win over ints (int32 + float32 -> float32).
+    """The dtype Keras's promotion rules give for mixing `dtypes`.
+
+    Keras promotes along JAX's type lattice (bool < ints < floats, with
+    Python `int`/`float` "weak": they take the other operand's type). As
+    Keras on TensorFlow, 64-bit dtypes stay 64-bit; `uint64` becomes
+    `uint32`.
 
     Args:
-        *dtypes: Dtype names or numpy dtypes.
+        *dtypes: Dtype names, numpy dtypes, or the Python types `int`,
+            `float` and `bool`. `None` means `floatx()`; no argument at
+            all gives `floatx()`.
 
     Returns:
-        The promoted dtype's name: the widest float among the floats, or
-        numpy's promotion of the ints when there is no float.
+        The promoted dtype's name.
 
     Example:
 
     >>> kerasish.backend.result_type("int32", "float32")
     'float32'
-    >>> kerasish.backend.result_type("int32", "float16")
-    'float16'
     >>> kerasish.backend.result_type("int8", "uint8")
     'int16'
+    >>> kerasish.backend.result_type("bfloat16", float)
+    'bfloat16'
+    >>> kerasish.backend.result_type("float16", "bfloat16")
+    'float32'
     """
-    names = [standardize_dtype(d) for d in dtypes]
-    floats = [n for n in names if n in ML_FLOATS or
-              np.dtype(n).kind in "fc"]
-    if floats:
-        return np.result_type(*floats).name
-    return np.result_type(*names).name
+    if not dtypes:
+        return config.floatx()
+    nodes = []
+    for dtype in dtypes:
+        weak = dtype is int or dtype is float
+        name = standardize_dtype(config.floatx() if dtype is None
+                                 else dtype)
+        if name.startswith("float8"):
+            raise ValueError(
+                "There is no implicit conversions from float8 dtypes to "
+                f"others. You must cast it internally. Received: {dtypes}")
+        nodes.append((name, weak))
+    return _to_keras_width(_lattice_join(nodes))
+
+
+def _lattice_join(nodes):
+    """Least upper bound of `(name, weak)` nodes, weak types resolved."""
+    names = {name for name, _ in nodes}
+    if len(nodes) == 1 or (len(names) == 1 and
+                           not all(w for _, w in nodes)):
+        name, weak = nodes[0][0], len(nodes) == 1 and nodes[0][1]
+    elif all(w for _, w in nodes):
+        name, weak = _least_upper_bound(frozenset(names)), True
+    else:
+        name = _least_upper_bound(frozenset(
+            _weak_node(n) if w else n for n, w in nodes))
+        weak = name in ("int", "float")
+    if weak and name != "bool":
+        bits = config.floatx()[-2:]
+        kind = "float" if "float" in name else name.rstrip("0123456789")
+        name = f"{kind}{bits}"
+    return name
+
+
+def _weak_node(name):
+    return "float" if "float" in name else "int" if "int" in name else name
+
+
+# Each dtype's immediate successors on Keras's (JAX's) promotion lattice;
+# "int" and "float" are the weak types of Python scalars.
+_LATTICE = {
+    "bool": ("int",), "int": ("uint8", "int8", "complex64"),
+    "uint8": ("int16", "uint16"), "uint16": ("int32", "uint32"),
+    "uint32": ("int64", "uint64"), "uint64": ("float",),
+    "int8": ("int16",), "int16": ("int32",), "int32": ("int64",),
+    "int64": ("float",), "float": ("bfloat16", "float16"),
+    "bfloat16": ("float32",), "float16": ("float32",),
+    "float32": ("float64", "complex64"), "float64": ("complex128",),
+    "complex64": ("complex128",), "complex128": (),
+}
+
+
+def _upper_bounds():
+    """Every node's set of upper bounds (itself included)."""
+    bounds = {}
+    for node in _LATTICE:
+        seen, todo = {node}, [node]
+        while todo:
+            for up in _LATTICE[todo.pop()]:
+                if up not in seen:
+                    seen.add(up)
+                    todo.append(up)
+        bounds[node] = seen
+    return bounds
+
+
+_UPPER = _upper_bounds()
+
+
+@functools.lru_cache(maxsize=512)
+def _least_upper_bound(names):
+    unknown = [n for n in names if n not in _UPPER]
+    if unknown:
+        raise ValueError(f"dtype={unknown[0]!r} is not a valid dtype for "
+                         "Keras type promotion.")
+    common = set.intersection(*(_UPPER[n] for n in names))
+    least = [c for c in common if common <= _UPPER[c]]
+    if len(least) != 1:
+        raise ValueError(
+            f"Input dtypes {tuple(sorted(names))} have no available implicit "
+            "dtype promotion path. Try explicitly casting inputs to the "
+            "desired output type.")
+    return least[0]
+
+
+def _to_keras_width(name):
+    """Keras's 64-bit mapping on TensorFlow: only unsigned and complex
+    64-bit types narrow."""
+    return {"uint64": "uint32", "complex128": "complex64"}.get(name, name)

@@ -4,9 +4,12 @@ Each function converts its inputs, applies Keras's promotion (an int
 operand meeting a float one becomes that float type; ints going into a
 transcendental function become `floatx()`) and calls a backend primitive.
 """
+import functools
+
 import numpy as np
 
 from kerasish.backend import config
+from kerasish.backend.autocast import autocast_value
 from kerasish.backend import elementwise as E
 from kerasish.backend import math as M
 from kerasish.backend.primitive import to_array
@@ -27,43 +30,72 @@ __all__ = [
 def _kind(x):
     if isinstance(x, Tensor) or isinstance(x, np.ndarray):
         return x.dtype.kind
+    if getattr(x, "_is_variable", False):
+        return x._value.dtype.kind
     return None
 
 
 def _promote(a, b):
-    """Keras's promotion for a binary op: ints meeting floats become floats."""
+    """Keras's promotion for a binary op (`backend.result_type`: a Python
+    `int`/`float` takes the other operand's type)."""
     ka, kb = _kind(a), _kind(b)
     if ka is None and kb is None:
         a = convert_to_tensor(a)
         ka = a.dtype.kind
-    if ka == kb or ka is None and kb == "f" or kb is None and ka == "f":
-        return a, b
-    if ka and ka in "iub" and (kb == "f" or kb is None and
-                               isinstance(b, float)):
-        return cast(a, b.dtype if kb == "f" else config.floatx()), b
-    if kb and kb in "iub" and (ka == "f" or ka is None and
-                               isinstance(a, float)):
-        return a, cast(b, a.dtype if ka == "f" else config.floatx())
-    if ka == "b" and kb is None and _python_int(b):
-        return cast(a, "int32"), b     # as Keras: bool with an int is int32
-    if kb == "b" and ka is None and _python_int(a):
-        return a, cast(b, "int32")
     if ka is None and isinstance(a, (list, tuple)):
         return _promote(convert_to_tensor(a), b)
     if kb is None and isinstance(b, (list, tuple)):
         return _promote(a, convert_to_tensor(b))
-    return a, b
+    if ka is not None and kb is not None and a.dtype == b.dtype or \
+            _keeps(ka, b) or _keeps(kb, a):
+        return a, b
+    # A variable promotes with the dtype it is read in (autocast).
+    a, b = autocast_value(a), autocast_value(b)
+    ka, kb = _kind(a), _kind(b)
+    dtype = _joined(config.floatx(), _dtype_of(a), _dtype_of(b))
+    return _to(a, ka, dtype), _to(b, kb, dtype)
 
 
-def _python_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
+def _keeps(kind, scalar):
+    """Fast path: a Python scalar that numpy already promotes as Keras
+    does (a float tensor stays; an int tensor stays with an int)."""
+    if kind == "f":
+        return type(scalar) in (float, int, bool)
+    return kind in ("i", "u") and type(scalar) in (int, bool)
+
+
+def _dtype_of(x):
+    dtype = getattr(x, "dtype", None)
+    return type(x) if dtype is None else dtype
+
+
+@functools.lru_cache(maxsize=1024)
+def _joined(floatx, a, b):
+    """`result_type(a, b)` (cached: keyed on floatx, which it reads)."""
+    from kerasish.backend.dtypes import result_type
+    name = result_type(a, b)
+    return name, np.dtype(name)
+
+
+def _to(x, kind, dtype):
+    """`x` in `dtype` (a `(name, np.dtype)` pair): tensors are cast; a
+    Python scalar is left to numpy (whose weak scalars agree), except with
+    the ml_dtypes floats, which numpy would widen."""
+    name, np_dtype = dtype
+    if kind is not None:
+        return x if x.dtype == np_dtype else cast(x, name)
+    if np_dtype.kind == "V" and isinstance(x, (int, float)):
+        return np.asarray(x, np_dtype)
+    return x
 
 
 def _float(x):
     """`x` as a tensor; ints and bools become `floatx()` (Keras's rule for
     functions with float results: float16/64 stay as they are)."""
     x = convert_to_tensor(x)
-    return x if x.dtype.kind in "fc" else cast(x, config.floatx())
+    if x.dtype.kind in "fc" or x.dtype.name == "bfloat16":
+        return x
+    return cast(x, config.floatx())
 
 
 def _tensors(*xs):

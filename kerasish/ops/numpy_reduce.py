@@ -341,7 +341,9 @@ def average(x, axis=None, weights=None):
 def _cumulative(prim, x, axis, dtype):
     from kerasish.ops.numpy_shape import reshape
     x = convert_to_tensor(x)
-    x = _accumulator(x) if dtype is None else cast(x, dtype)
+    if dtype is not None or x.dtype == bool:
+        # Keras keeps small ints (int8 stays int8); bools count in int32.
+        x = cast(x, dtype or "int32")
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     return _same_dtype(prim(x, axis=axis), x)

@@ -359,3 +359,46 @@ def test_bool_tensor_with_a_python_int_is_int32_as_keras():
         assert str(result.dtype) == "int32"
     assert ops.convert_to_numpy(flags - 1).tolist() == [0, -1]
     assert str(ops.add(flags, 1.5).dtype) == "float32"
+
+
+def test_mixed_dtypes_promote_as_keras():
+    # Results of the same calls under Keras 3.15 (TensorFlow backend).
+    ops = kerasish.ops
+
+    def t(values, dtype):
+        return ops.cast(ops.convert_to_tensor(np.array(values)), dtype)
+
+    cases = [
+        (ops.add(t([1, 2], "float16"), t([1, 2], "bfloat16")), "float32"),
+        (ops.concatenate([t([1], "float16"), t([1], "bfloat16")]),
+         "float32"),
+        (ops.where(t([True, False], "bool"), t([1, 2], "float16"),
+                   t([1, 2], "bfloat16")), "float32"),
+        (ops.add(t([1, 2], "int64"), t([1, 2], "uint64")), "float32"),
+        (ops.add(t([1, 2], "bfloat16"), t([1, 2], "int32")), "bfloat16"),
+        (ops.multiply(t([1, 2], "bfloat16"), 2.0), "bfloat16"),
+        (ops.add(t([1, 2], "int8"), 1), "int8"),
+        (ops.add(t([1, 2], "int32"), 1.5), "float32"),
+        (ops.add(t([True], "bool"), 1), "int32"),
+    ]
+    for result, dtype in cases:
+        assert result.dtype == dtype
+
+
+def test_bfloat16_unary_math_stays_bfloat16():
+    x = kerasish.ops.cast(np.array([1.0, 2.0]), "bfloat16")
+    y = kerasish.ops.exp(x)
+    assert y.dtype == "bfloat16"
+    np.testing.assert_array_equal(y.numpy().astype("float32"),
+                                  [2.71875, 7.375])     # Keras 3.15 (JAX)
+    assert kerasish.ops.sqrt(x).numpy().astype("float32")[1] == 1.4140625
+
+
+@pytest.mark.parametrize("dtype, expected", [
+    ("int8", "int8"), ("uint8", "uint8"), ("int16", "int16"),
+    ("bool", "int32"), ("float16", "float16")])
+def test_cumulative_ops_keep_small_int_dtypes_as_keras(dtype, expected):
+    x = kerasish.ops.cast(np.array([1, 1, 0]), dtype)
+    assert kerasish.ops.cumsum(x).dtype == expected
+    assert kerasish.ops.cumprod(x).dtype == expected
+    assert kerasish.ops.cumsum(x).numpy().tolist() == [1, 2, 2]
