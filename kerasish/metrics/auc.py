@@ -6,6 +6,7 @@ from kerasish.backend import config
 from kerasish.backend.tensor import Tensor
 from kerasish.metrics import confusion_utils as cu
 from kerasish.metrics.metric import Metric
+from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
 
 _CURVES = {"roc": "ROC", "pr": "PR", "prgain": "PRGAIN"}
@@ -216,3 +217,12 @@ class AUC(Metric):
         if self._init_from_thresholds:
             config["thresholds"] = self.thresholds[1:-1]
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        # Keras writes `label_weights` as a serialized tensor; read it back.
+        weights = config.get("label_weights")
+        if isinstance(weights, dict):
+            config = {**config, "label_weights":
+                      serialization_lib.deserialize_keras_object(weights)}
+        return cls(**config)

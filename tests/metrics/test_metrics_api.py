@@ -574,3 +574,21 @@ def test_custom_metric_variables_default_to_floatx():
 def test_top_k_mismatched_shapes_raise_value_error(fn, y_true, y_pred):
     with pytest.raises(ValueError, match="y_true.shape=.*y_pred.shape="):
         fn(np.asarray(y_true), np.asarray(y_pred))
+
+
+def test_auc_reads_keras_tensor_label_weights():
+    # Keras 3.15 keeps `label_weights` as a tensor in the config, so its
+    # saved compile config holds this `__tensor__` form (which Keras itself
+    # then fails to load).
+    config = {"module": "keras.metrics", "class_name": "AUC",
+              "registered_name": None,
+              "config": {"name": "auc", "dtype": "float32",
+                         "num_thresholds": 200, "curve": "ROC",
+                         "summation_method": "interpolation",
+                         "multi_label": True, "num_labels": None,
+                         "from_logits": False,
+                         "label_weights": {"class_name": "__tensor__",
+                                           "config": {"value": [1.0, 2.0],
+                                                      "dtype": "float32"}}}}
+    auc = metrics.deserialize(config)
+    assert auc.get_config()["label_weights"] == [1.0, 2.0]
