@@ -204,6 +204,7 @@ class ProgbarLogger(Callback):
             bar, self._bar = self._bar, None
             if bar.total is None:
                 bar.total = self._seen
+            bar.n = bar.total   # Keras finalizes at the target (see below)
             bar.bar_format = bar.bar_format.replace("{remaining}",
                                                     "{elapsed}")
             bar.set_postfix_str(f"{per_step}{logs}{eta}", refresh=False)
@@ -211,7 +212,10 @@ class ProgbarLogger(Callback):
             return
         if self._label or self.verbose not in (1, 2):
             return
-        count = f"{self._seen}/{total or self._seen}"
+        # As Keras, the final count is the target even when the loop ended
+        # early (stop_training, data that ran out, `steps` beyond the data).
+        shown = total or self._seen
+        count = f"{shown}/{shown}"
         if self.verbose == 2:
             self._print(f"{count} - {elapsed:.0f}s - {per_step}{logs}")
         else:

@@ -150,3 +150,28 @@ def test_non_scalar_log_values_show_their_mean(capsys):
     line = capsys.readouterr().out.strip()
     assert re.fullmatch(r"2/2 - \d+s - \d+[mu]?s/step - loss: 1\.5000 - "
                         r"n: 3\.0000 - vec: 2\.0000", line)
+
+
+def test_final_line_counts_the_target_when_a_loop_stops_early(capsys):
+    # Keras 3.15 finalizes its bar at the target: stopping after 2 of 5
+    # batches still prints "5/5 - ..." (same losses as below).
+    import kerasish as keras
+
+    class StopAtSecondBatch(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            if batch == 1:
+                self.model.stop_training = True
+
+        def on_test_batch_end(self, batch, logs=None):
+            if batch == 1:
+                self.model.stop_evaluating = True
+
+    x, y = data(10)
+    model = regression_model()
+    model.fit(x, y, batch_size=2, epochs=2, verbose=2, shuffle=False,
+              callbacks=[StopAtSecondBatch()])
+    model.evaluate(x, y, batch_size=2, verbose=2,
+                   callbacks=[StopAtSecondBatch()])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Epoch 1/2" and len(lines) == 3
+    assert all(re.match(r"5/5 - \d+s - ", line) for line in lines[1:])
