@@ -29,7 +29,7 @@ def logsumexp(x, axis=None, keepdims=False):
     >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
     array([3.4076, 2.0986], dtype=float32)
     """
-    return R.logsumexp(convert_to_tensor(x), axis=knp._axis(axis),
+    return R.logsumexp(_float(x), axis=knp._axis(axis),
                        keepdims=keepdims)
 
 
@@ -49,7 +49,7 @@ def rsqrt(x):
     >>> kerasish.ops.convert_to_numpy(kerasish.ops.rsqrt(x))
     array([1.  , 0.5 , 0.25], dtype=float32)
     """
-    return M.rsqrt(convert_to_tensor(x))
+    return M.rsqrt(_float(x))
 
 
 @keras_op
@@ -178,11 +178,8 @@ def segment_max(data, segment_ids, num_segments=None, sorted=False):
                     empty=_lowest(data.dtype))
 
 
-def _float(x):
-    x = convert_to_tensor(x)
-    if x.dtype.kind != "f":
-        x = cast(x, config.floatx())
-    return x
+# Ints and bools become floatx; float16/32/64 and bfloat16 stay as they are.
+from kerasish.ops.numpy_base import _float, _kept_bfloat16  # noqa: E402
 
 
 @keras_op
@@ -194,7 +191,8 @@ def erf(x):
     >>> round(float(erf(0.5)), 6)
     0.5205
     """
-    return SP.erf(_float(x))
+    x = _float(x)
+    return _kept_bfloat16(SP.erf(x), x)
 
 
 @keras_op

@@ -26,11 +26,8 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def _float(x):
-    x = convert_to_tensor(x)
-    if x.dtype.kind != "f":
-        x = cast(x, config.floatx())
-    return x
+# Ints and bools become floatx; float16/32/64 and bfloat16 stay as they are.
+from kerasish.ops.numpy_base import _float, _kept_bfloat16  # noqa: E402
 
 
 @keras_op
@@ -298,7 +295,8 @@ def gelu(x, approximate=True):
     >>> float(gelu(1.0, approximate=False))
     0.8413447...
     """
-    return special.gelu(_float(x), approximate=bool(approximate))
+    x = _float(x)
+    return _kept_bfloat16(special.gelu(x, approximate=bool(approximate)), x)
 
 
 @keras_op

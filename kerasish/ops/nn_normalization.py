@@ -21,11 +21,8 @@ __all__ = ["batch_normalization", "layer_normalization", "rms_normalization",
            "psnr"]
 
 
-def _float(x):
-    x = convert_to_tensor(x)
-    if x.dtype.kind != "f":
-        x = cast(x, config.floatx())
-    return x
+# Ints and bools become floatx; float16/32/64 and bfloat16 stay as they are.
+from kerasish.ops.numpy_base import _float  # noqa: E402
 
 
 def _axes_list(axis, ndim, what="axis"):

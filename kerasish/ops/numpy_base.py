@@ -98,6 +98,14 @@ def _float(x):
     return cast(x, config.floatx())
 
 
+def _kept_bfloat16(out, x):
+    """`out` cast back to bfloat16 where numpy widened a bfloat16 input's
+    result (Python constants in a formula promote it to float32)."""
+    if x.dtype.name == "bfloat16" and out.dtype != x.dtype:
+        return cast(out, x.dtype)
+    return out
+
+
 def _tensors(*xs):
     """Convert several inputs and promote them to one common dtype."""
     from kerasish.backend.dtypes import result_type
@@ -345,7 +353,8 @@ def clip(x, x_min, x_max):
     x = convert_to_tensor(x)
     if x.dtype == bool:
         x = cast(x, "int32")
-    return M.clip(x, x_min=to_array(x_min), x_max=to_array(x_max))
+    out = M.clip(x, x_min=to_array(x_min), x_max=to_array(x_max))
+    return _kept_bfloat16(out, x)     # numpy's clip widens bfloat16
 
 
 @keras_op

@@ -25,10 +25,14 @@ def _axis(axis):
 
 
 def _accumulator(x):
-    """Keras/JAX sum small ints and bools in int32 (numpy would use int64)."""
+    """Keras/JAX sum small ints and bools in int32 (numpy would use int64),
+    and bfloat16 in float32 (as XLA; numpy would round every partial sum
+    to bfloat16's 8 bits)."""
     if x.dtype == bool or x.dtype.kind in "iu" and x.dtype.itemsize < 4:
         return cast(x, "int32" if x.dtype.kind == "i" or x.dtype == bool
                     else "uint32")
+    if x.dtype.name == "bfloat16":
+        return cast(x, "float32")
     return x
 
 
@@ -49,8 +53,11 @@ def sum(x, axis=None, keepdims=False):
     >>> sum([[1, 2], [3, 4]], axis=0).numpy()
     array([4, 6], dtype=int32)
     """
-    x = _accumulator(convert_to_tensor(x))
-    return _same_dtype(R.sum(x, axis=_axis(axis), keepdims=keepdims), x)
+    x = convert_to_tensor(x)
+    acc = _accumulator(x)
+    out = R.sum(acc, axis=_axis(axis), keepdims=keepdims)
+    # Small ints give int32 (the accumulator); bfloat16 gives bfloat16.
+    return _same_dtype(out, x if x.dtype.name == "bfloat16" else acc)
 
 
 def _same_dtype(out, x):
@@ -75,7 +82,9 @@ def mean(x, axis=None, keepdims=False):
     >>> mean([1, 2, 4]).numpy()
     array(2.3333333, dtype=float32)
     """
-    return R.mean(_float(x), axis=_axis(axis), keepdims=keepdims)
+    x = _float(x)
+    out = R.mean(_accumulator(x), axis=_axis(axis), keepdims=keepdims)
+    return _same_dtype(out, x)
 
 
 def _extremum(prim, pick, x, axis, keepdims, initial, name):
@@ -158,8 +167,10 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     array([ 2, 12], dtype=int32)
     """
     x = convert_to_tensor(x)
-    x = _accumulator(x) if dtype is None else cast(x, dtype)
-    return _same_dtype(R.prod(x, axis=_axis(axis), keepdims=keepdims), x)
+    acc = _accumulator(x) if dtype is None else cast(x, dtype)
+    out = R.prod(acc, axis=_axis(axis), keepdims=keepdims)
+    keep = dtype is None and x.dtype.name == "bfloat16"
+    return _same_dtype(out, x if keep else acc)
 
 
 @keras_op

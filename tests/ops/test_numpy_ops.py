@@ -402,3 +402,22 @@ def test_cumulative_ops_keep_small_int_dtypes_as_keras(dtype, expected):
     assert kerasish.ops.cumsum(x).dtype == expected
     assert kerasish.ops.cumprod(x).dtype == expected
     assert kerasish.ops.cumsum(x).numpy().tolist() == [1, 2, 2]
+
+
+def test_bfloat16_keeps_its_dtype_through_activations_and_reductions():
+    ops = kerasish.ops
+    x = ops.cast(np.array([[0.3, -1.2, 2.5], [1.0, 0.5, -0.7]]), "bfloat16")
+    for fn in (ops.sigmoid, ops.relu, ops.softmax, ops.gelu, ops.silu,
+               ops.erf, ops.log_softmax, ops.elu, ops.hard_sigmoid,
+               lambda t: ops.clip(t, 0, 1), ops.sum, ops.mean, ops.prod):
+        assert fn(x).dtype == "bfloat16"
+    # Keras 3.15 (JAX) sums bfloat16 in float32: 2.40625, not numpy's
+    # bfloat16 partial sums (2.390625).
+    assert float(ops.sum(x).numpy()) == 2.40625
+    assert float(ops.mean(x).numpy()) == 0.400390625
+
+
+def test_int_inputs_of_float_functions_become_floatx():
+    x = np.array([1, 2, 3], "int8")
+    assert kerasish.ops.logsumexp(x).dtype == "float32"    # not float16
+    assert kerasish.ops.rsqrt(x).dtype == "float32"
