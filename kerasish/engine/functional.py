@@ -13,6 +13,7 @@ from kerasish import tree
 from kerasish.backend.dtypes import is_string_dtype
 from kerasish.backend.tensor import Tensor
 from kerasish.engine.graph import map_graph
+from kerasish.engine.graph_clone import clone_graph_nodes, is_input_tensor
 from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.keras_tensor import KerasTensor
@@ -40,10 +41,13 @@ class Functional(Model):
     _convert_input_args = False
 
     def __init__(self, inputs, outputs, name=None, **kwargs):
+        # Keras takes `trainable` and ignores other keyword arguments.
         trainable = kwargs.pop("trainable", True)
         # Checked before the model takes a name, as in Keras.
         _check_graph_ends(inputs, outputs)
-        super().__init__(name=name, trainable=trainable, **kwargs)
+        if not all(is_input_tensor(t) for t in tree.flatten(inputs)):
+            inputs, outputs = clone_graph_nodes(inputs, outputs)
+        super().__init__(name=name, trainable=trainable)
         self._init_graph(inputs, outputs)
 
     def _init_graph(self, inputs, outputs):

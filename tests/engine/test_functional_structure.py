@@ -90,3 +90,32 @@ def test_dict_model_structures():
     # Keys not in sorted order: a sequence cannot be matched to them.
     with pytest.raises(ValueError, match="doesn't match the expected"):
         unsorted([X, 2 * X])
+
+
+def test_a_model_can_start_at_an_intermediate_tensor():
+    # Keras 3.15 gives such a model its own InputLayer and shares the
+    # layers with the original graph.
+    a = kerasish.Input((3,), name="a")
+    h = layers.Dense(4, name="h")(a)
+    out = layers.Dense(2, name="o")(h)
+    head = kerasish.Model(h, out)
+    assert [type(layer).__name__ for layer in head.layers] == [
+        "InputLayer", "Dense"]
+    assert head.get_layer("o") is out._keras_history[0]
+    assert head.input_shape == (None, 4)
+    features = np.ones((2, 4), "float32")
+    dense = head.get_layer("o")
+    np.testing.assert_allclose(head(features), dense(features))
+    # The original model still runs from `a`.
+    full = kerasish.Model(a, out)
+    assert [layer.name for layer in full.layers] == ["a", "h", "o"]
+    again = kerasish.Model.from_config(head.get_config())
+    assert [type(layer).__name__ for layer in again.layers] == [
+        "InputLayer", "Dense"]
+
+
+def test_other_keyword_arguments_are_ignored():
+    a = kerasish.Input((3,))
+    model = kerasish.Model(inputs=a, outputs=layers.Dense(2)(a), foo=1,
+                           trainable=False)
+    assert not model.trainable
