@@ -175,6 +175,11 @@ def test_wrong_input_rank_names_the_layer():
         layers.Conv2D(2, 3)(np.ones((2, 5, 5), "float32"))
     with pytest.raises(ValueError, match=r"'conv1d' \(Conv1D\).*rank 3"):
         layers.Conv1D(2, 3)(np.ones((2, 5, 5, 1), "float32"))
+    for layer, shape in [(layers.Conv1DTranspose(2, 3), (None, 8, 8, 3)),
+                         (layers.Conv2D(2, 3), (None, 8, 3)),
+                         (layers.Conv3DTranspose(2, 3), (None, 4, 4, 3))]:
+        with pytest.raises(ValueError, match=r"expects inputs of rank"):
+            layer.compute_output_shape(shape)
 
 
 def test_kernel_larger_than_input_with_valid_padding():

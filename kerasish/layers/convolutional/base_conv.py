@@ -27,14 +27,20 @@ def spatial_args(layer_cls, rank, **values):
         raise ValueError(f"{layer_cls.__name__}: {e}") from None
 
 
-def check_input(layer, input_shape):
-    """The input's channel count; checks rank and that channels are known."""
+def check_rank(layer, input_shape):
+    """`input_shape` as a tuple, refused unless of the layer's rank."""
     input_shape = tuple(input_shape)
     if len(input_shape) != layer.rank + 2:
         raise ValueError(
             f"Layer '{layer.name}' ({type(layer).__name__}) expects inputs "
             f"of rank {layer.rank + 2} (batch, {layer.rank} spatial "
             f"axes, channels). Received input shape {input_shape}")
+    return input_shape
+
+
+def check_input(layer, input_shape):
+    """The input's channel count; checks rank and that channels are known."""
+    input_shape = check_rank(layer, input_shape)
     channels = input_shape[-1 if layer.data_format == "channels_last"
                            else 1]
     if channels is None:
@@ -248,7 +254,7 @@ def check_strides_and_dilation(layer):
 
 def conv_output_shape(layer, input_shape, channels_out):
     """Output shape of a (non-transposed) conv layer with `channels_out`."""
-    input_shape = tuple(input_shape)
+    input_shape = check_rank(layer, input_shape)
     last = layer.data_format == "channels_last"
     sizes = input_shape[1:-1] if last else input_shape[2:]
     out = []

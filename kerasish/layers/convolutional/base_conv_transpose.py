@@ -9,7 +9,8 @@ from kerasish.backend import config as backend_config
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.convolutional.base_conv import (
-    bias_and_activation, check_input, check_strides_and_dilation,
+    bias_and_activation, check_input, check_rank,
+    check_strides_and_dilation,
     common_config, layer_error, positive_int, spatial_args)
 from kerasish.ops.conv import (
     spatial_tuple, standardize_padding, transpose_padding)
@@ -95,7 +96,7 @@ class BaseConvTranspose(Layer):
                                    self.data_format)
 
     def compute_output_shape(self, input_shape):
-        input_shape = tuple(input_shape)
+        input_shape = check_rank(self, input_shape)
         last = self.data_format == "channels_last"
         sizes = input_shape[1:-1] if last else input_shape[2:]
         out = tuple(None if n is None else self._out_size(i, n, input_shape)
