@@ -37,7 +37,9 @@ def relu(x):
     >>> relu([-1.0, 0.0, 2.0]).numpy()
     array([0., 0., 2.], dtype=float32)
     """
-    return N.relu(_float(x))
+    x = convert_to_tensor(x)
+    # Keras keeps integer inputs integer here (max(x, 0) is exact).
+    return N.relu(x if x.dtype.kind in "iu" else _float(x))
 
 
 @keras_op

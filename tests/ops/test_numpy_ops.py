@@ -421,3 +421,9 @@ def test_int_inputs_of_float_functions_become_floatx():
     x = np.array([1, 2, 3], "int8")
     assert kerasish.ops.logsumexp(x).dtype == "float32"    # not float16
     assert kerasish.ops.rsqrt(x).dtype == "float32"
+
+
+def test_relu_keeps_integer_inputs_integer_as_keras():
+    out = kerasish.ops.relu(np.array([-1, 2], "int32"))
+    assert out.dtype == "int32" and out.numpy().tolist() == [0, 2]
+    assert kerasish.ops.relu(np.array([-1.5], "float16")).dtype == "float16"
