@@ -274,6 +274,24 @@ class CompileMetrics(metrics_module.Metric):
         return results
 
 
+def _check_weights_match_losses(loss, weights):
+    """As Keras: `loss_weights` unlike `loss` in structure must at least
+    give as many weights as there are losses (a single loss shared by
+    several outputs takes a single float)."""
+    if not tree.is_nested(loss) and not tree.is_nested(weights):
+        return
+    try:
+        tree.assert_same_structure(loss, weights)
+        return
+    except (ValueError, TypeError):
+        pass
+    n_losses, n_weights = len(tree.flatten(loss)), len(tree.flatten(weights))
+    if n_losses != n_weights:
+        raise ValueError(
+            "`loss_weights` must match the number of losses, got "
+            f"{n_losses} losses and {n_weights} weights.")
+
+
 def _prefixed(output_name, name):
     return f"{output_name}_{name}" if output_name else name
 
@@ -320,6 +338,7 @@ class CompileLoss(losses_module.Loss):
         weights = self._user_loss_weights
         if weights is None:
             return [None] * len(names)
+        _check_weights_match_losses(self._user_loss, weights)
         if isinstance(weights, (int, float)):
             return [weights] * len(names)
         return align(weights, names, "loss_weights")

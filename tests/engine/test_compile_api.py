@@ -160,7 +160,13 @@ def test_unknown_names_raise_clear_errors():
     (dict(loss=["mse", "sparse_categorical_crossentropy"],
           metrics={"regg": ["mae"]}), "Expected keys"),
     (dict(loss=["mse", "sparse_categorical_crossentropy"],
-          loss_weights=[1.0]), "one entry per model output"),
+          loss_weights=[1.0]), "must match the number of losses, got 2 "
+                               "losses and 1 weights"),
+    # Keras 3.15: a single loss shared by the outputs takes one weight.
+    (dict(loss="mse", loss_weights=[0.5, 2.0]),
+     "must match the number of losses, got 1 losses and 2 weights"),
+    (dict(loss=["mse", "mse"], loss_weights={"reg": 0.5}),
+     "must match the number of losses, got 2 losses and 1 weights"),
 ])
 def test_bad_multi_output_configurations(compile_kwargs, message):
     model = two_outputs()
