@@ -1,13 +1,14 @@
 """Connectionist Temporal Classification loss (Graves et al., 2006).
 
-One fused primitive: the forward pass runs the alpha recursion over time,
-vectorised over the batch and the extended label states; the VJP runs the
-beta recursion and turns state occupancies into the classic gradient
-`softmax - occupancy`. As a composite of ops the recursion would record
-about ten tape nodes per time step and keep them all alive; fused, it
-keeps two `(T, batch, states)` arrays. Log-probabilities are accumulated
-in float64 (long sequences add up thousands of terms); the result is cast
-back to the input dtype.
+One fused primitive running the recursion of Keras's JAX `ctc_loss` (the
+optax formulation): per frame, a "blank after n labels" state and an
+"emitting label n" state per label, vectorised over the batch. Forbidden
+steps (a repeated label without a blank between, starting mid-sequence)
+get the finite log-weight -1e5 rather than -inf, so an infeasible target
+costs about 1e5 per violation and keeps a gradient, exactly as in Keras.
+The forward pass keeps each step's logaddexp weights; the VJP walks them
+back (reverse-mode by hand, no tape nodes per step). Log-probabilities are
+accumulated in float64; the result is float32 at least, as Keras.
 """
 import numpy as np
 
@@ -16,119 +17,147 @@ from kerasish.backend.primitive import primitive
 from kerasish.losses.wrapper import MODULE, BuiltinLoss
 from kerasish.saving.object_registration import builtin
 
-# log(0) stand-in: finite, so `a + b - c` never meets inf - inf.
-_LOG_ZERO = -1e30
+# Keras's (optax's) log-weight of a forbidden step: large but finite, so a
+# target that no alignment can produce (too long for its frames, or repeats
+# without room for a blank) costs about 1e5 per violation instead of inf,
+# and still has a gradient.
+_LOG_EPS = -1e5
 
 
-def _extended_labels(labels, blank):
-    """Labels interleaved with blanks: `(batch, 2 * max_len + 1)`."""
-    batch, max_len = labels.shape
-    ext = np.full((batch, 2 * max_len + 1), blank, dtype=np.int64)
-    ext[:, 1::2] = labels
-    return ext
+def _emissions(logp, labels, blank):
+    """Per-frame log-probs `(T, batch, N)` of each label and `(T, batch, 1)`
+    of the blank. Out-of-range (padding) labels emit with log-prob 0, as
+    Keras's one-hot product gives."""
+    num_classes = logp.shape[-1]
+    valid = (labels >= 0) & (labels < num_classes)
+    index = np.where(valid, labels, 0)
+    emit = np.take_along_axis(logp, index[:, None, :], axis=2)
+    emit = np.where(valid[:, None, :], emit, 0.0)
+    return (np.transpose(emit, (1, 0, 2)),
+            np.transpose(logp[:, :, blank:blank + 1], (1, 0, 2)))
 
 
-def _skip_allowed(ext):
-    """Where state s may be reached from s - 2 (a label unlike the last)."""
-    skip = np.zeros(ext.shape, dtype=bool)
-    skip[:, 3::2] = ext[:, 3::2] != ext[:, 1:-2:2]
-    return skip
+def _repeats(labels):
+    """1.0 where a label equals the next one (padding included, as Keras)."""
+    rep = np.zeros(labels.shape)
+    rep[:, :-1] = labels[:, :-1] == labels[:, 1:]
+    return rep
 
 
-def _log_add3(a, b, c):
-    return np.logaddexp(np.logaddexp(a, b), c)
+def _lae(a, b):
+    """`log(exp(a) + exp(b))` and the two weights `d out / d a, d out / d b`."""
+    out = np.logaddexp(a, b)
+    return out, np.exp(a - out), np.exp(b - out)
 
 
-def _shift(x, k):
-    """`x[:, s - k]` with log-zero filled in (states shift right)."""
-    out = np.full_like(x, _LOG_ZERO)
-    out[:, k:] = x[:, :-k]
-    return out
+def _epsilon_step(phi, emit, rep):
+    """Finish label n without a frame: `phi[n+1] += emit[n]`, forbidden
+    (weight `_LOG_EPS`) when label n + 1 repeats it."""
+    out = phi.copy()
+    out[:, 1:], w_phi, w_emit = _lae(phi[:, 1:], emit + _LOG_EPS * rep)
+    return out, w_phi, w_emit
 
 
-def _forward(emit, skip, input_length):
-    """Alpha recursion; `emit` is `(T, batch, S)` state log-probs."""
-    steps, batch, states = emit.shape
-    alpha = np.full(emit.shape, _LOG_ZERO)
-    alpha[0, :, :2] = emit[0, :, :2]
-    no_skip = np.where(skip, 0.0, _LOG_ZERO)
-    for t in range(1, steps):
-        prev = alpha[t - 1]
-        step = _log_add3(prev, _shift(prev, 1), _shift(prev, 2) + no_skip)
-        alpha[t] = step + emit[t]
-        # Samples already finished keep their last column unchanged.
-        done = t >= input_length
-        alpha[t, done] = prev[done]
-    return alpha
+def _forward(emit_lp, blank_lp, rep, input_length):
+    """The phi/emit recursion of Keras's JAX `ctc_loss`, keeping each step's
+    logaddexp weights for the backward pass."""
+    steps, batch, n = emit_lp.shape
+    phi = np.full((batch, n + 1), _LOG_EPS)
+    phi[:, 0] = 0.0
+    emit = np.full((batch, n), _LOG_EPS)
+    saved = []
+    for t in range(steps):
+        eps_phi, w1_phi, w1_emit = _epsilon_step(phi, emit, rep)
+        new_emit, w2_phi, w2_emit = _lae(eps_phi[:, :-1] + emit_lp[t],
+                                         emit + emit_lp[t])
+        new_phi = eps_phi + blank_lp[t]
+        new_phi[:, 1:], w3_phi, w3_emit = _lae(
+            new_phi[:, 1:], emit + blank_lp[t] + _LOG_EPS * (1.0 - rep))
+        live = (t < input_length)[:, None]
+        saved.append((live, w1_phi, w1_emit, w2_phi, w2_emit, w3_phi,
+                      w3_emit))
+        phi = np.where(live, new_phi, phi)
+        emit = np.where(live, new_emit, emit)
+    last, w_phi, w_emit = _epsilon_step(phi, emit, rep)
+    return last, saved, (w_phi, w_emit)
 
 
-def _final_log_prob(alpha, label_length, input_length):
-    last = alpha[input_length - 1, np.arange(alpha.shape[1])]
-    end = 2 * label_length
-    rows = np.arange(last.shape[0])
-    with_blank = last[rows, end]
-    with_label = np.where(label_length > 0,
-                          last[rows, np.maximum(end - 1, 0)], _LOG_ZERO)
-    return np.logaddexp(with_blank, with_label)
+def _epsilon_back(d_out, w_phi, w_emit):
+    """Adjoints of `_epsilon_step`'s inputs from its output's adjoint."""
+    d_phi = d_out.copy()
+    d_phi[:, 1:] = d_out[:, 1:] * w_phi
+    return d_phi, d_out[:, 1:] * w_emit
 
 
-def _backward(emit, skip, label_length, input_length):
-    """Beta recursion, started per sample at its own last frame."""
-    steps, batch, states = emit.shape
-    beta = np.full(emit.shape, _LOG_ZERO)
-    rows = np.arange(batch)
-    end = 2 * label_length
-    start = np.full((batch, states), _LOG_ZERO)
-    start[rows, end] = 0.0
-    start[rows[label_length > 0], end[label_length > 0] - 1] = 0.0
-    skip_next = np.full((batch, states), _LOG_ZERO)
-    skip_next[:, :-2] = np.where(skip[:, 2:], 0.0, _LOG_ZERO)
-    nxt = np.full((batch, states), _LOG_ZERO)
+def _backward(saved, final, label_length, shape):
+    """Adjoints of the label and blank log-probs, `(T, batch, N)` and
+    `(T, batch)`, for `d log p / d ...` (reverse of `_forward`)."""
+    steps, batch, n = shape
+    d_last = np.zeros((batch, n + 1))
+    d_last[np.arange(batch), label_length] = 1.0
+    d_phi, d_emit = _epsilon_back(d_last, *final)
+    d_emit_lp = np.zeros(shape)
+    d_blank_lp = np.zeros((steps, batch))
     for t in range(steps - 1, -1, -1):
-        up1 = np.full_like(nxt, _LOG_ZERO)
-        up1[:, :-1] = nxt[:, 1:]
-        up2 = np.full_like(nxt, _LOG_ZERO)
-        up2[:, :-2] = nxt[:, 2:]
-        step = _log_add3(nxt, up1, up2 + skip_next)
-        step = np.where((t == input_length - 1)[:, None], start, step)
-        step = np.where((t < input_length)[:, None], step, _LOG_ZERO)
-        beta[t] = step + emit[t]
-        nxt = beta[t]
-    return beta
+        live, w1_phi, w1_emit, w2_phi, w2_emit, w3_phi, w3_emit = saved[t]
+        g_phi, g_emit = np.where(live, d_phi, 0.0), np.where(live, d_emit, 0)
+        # new_phi[1:] = lae(eps_phi[1:] + blank, emit + blank + ...)
+        g_eps_phi = g_phi.copy()
+        g_eps_phi[:, 1:] *= w3_phi
+        from_emit = g_phi[:, 1:] * w3_emit
+        d_blank_lp[t] = g_eps_phi.sum(axis=1) + from_emit.sum(axis=1)
+        # new_emit = lae(eps_phi[:-1] + emit_lp, emit + emit_lp)
+        g_eps_phi[:, :-1] += g_emit * w2_phi
+        d_emit_lp[t] = g_emit * (w2_phi + w2_emit)
+        from_emit = from_emit + g_emit * w2_emit
+        # eps_phi = _epsilon_step(phi, emit)
+        prev_phi, prev_emit = _epsilon_back(g_eps_phi, w1_phi, w1_emit)
+        d_phi = np.where(live, prev_phi, d_phi)
+        d_emit = np.where(live, prev_emit + from_emit, d_emit)
+    return d_emit_lp, d_blank_lp
+
+
+def _log_softmax(logits):
+    logp = logits.astype(np.float64)
+    logp = logp - np.max(logp, axis=-1, keepdims=True)
+    return logp - np.log(np.sum(np.exp(logp), axis=-1, keepdims=True))
 
 
 @primitive(saves=True)
 def ctc_negative_log_likelihood(labels, label_length, input_length, logits,
                                 *, blank=0):
     """`-log p(labels | logits)` per sample (logits `(batch, T, K)`)."""
-    logp = logits.astype(np.float64)
-    logp = logp - np.max(logp, axis=-1, keepdims=True)
-    logp -= np.log(np.sum(np.exp(logp), axis=-1, keepdims=True))
-    ext = _extended_labels(labels, blank)
-    emit = np.take_along_axis(logp, ext[:, None, :], axis=2)
-    emit = np.transpose(emit, (1, 0, 2))
-    skip = _skip_allowed(ext)
-    alpha = _forward(emit, skip, input_length)
-    log_prob = _final_log_prob(alpha, label_length, input_length)
-    out = (-log_prob).astype(logits.dtype)
-    return out, (logp, ext, emit, skip, alpha, log_prob)
+    logp = _log_softmax(logits)
+    emit_lp, blank_lp = _emissions(logp, labels, blank)
+    last, saved, final = _forward(emit_lp, blank_lp, _repeats(labels),
+                                  input_length)
+    log_prob = last[np.arange(last.shape[0]), label_length]
+    out = (-log_prob).astype(_result_dtype(logits))
+    return out, (logp, saved, final)
+
+
+def _result_dtype(logits):
+    """float32 at least, as Keras (half-precision logits give float32)."""
+    return np.result_type(logits.dtype, np.float32)
 
 
 @ctc_negative_log_likelihood.defvjp
 def _ctc_vjp(g, out, labels, label_length, input_length, logits, *,
              blank=0, saved):
-    logp, ext, emit, skip, alpha, log_prob = saved
-    beta = _backward(emit, skip, label_length, input_length)
-    occupancy = alpha + beta - emit - log_prob[None, :, None]
-    occupancy = np.exp(np.minimum(occupancy, 0.0))
-    occupancy = np.transpose(occupancy, (1, 0, 2))        # (batch, T, S)
+    logp, steps, final = saved
+    d_emit_lp, d_blank_lp = _backward(steps, final, label_length,
+                                      (logits.shape[1], logits.shape[0],
+                                       labels.shape[1]))
     num_classes = logits.shape[-1]
-    one_hot = ext[:, :, None] == np.arange(num_classes)   # (batch, S, K)
-    per_class = np.matmul(occupancy, one_hot.astype(np.float64))
-    steps = logits.shape[1]
-    active = np.arange(steps)[None, :] < input_length[:, None]
-    grad = (np.exp(logp) - per_class) * active[:, :, None]
-    grad *= g[:, None, None]
+    valid = (labels >= 0) & (labels < num_classes)
+    one_hot = (labels[:, :, None] == np.arange(num_classes)) & \
+        valid[:, :, None]                                   # (batch, N, K)
+    d_logp = np.matmul(np.transpose(d_emit_lp, (1, 0, 2)),
+                       one_hot.astype(np.float64))         # (batch, T, K)
+    d_logp[:, :, blank] += d_blank_lp.T
+    # Through log_softmax; the loss is minus the log-probability.
+    grad = np.exp(logp) * d_logp.sum(-1, keepdims=True) - d_logp
+    grad *= np.asarray(g, np.float64)[:, None, None]
     return None, None, None, grad.astype(logits.dtype)
 
 
@@ -156,11 +185,14 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
 
 def _check_ctc_lengths(labels, label_length, input_length, output):
     num_classes = output.shape[-1]
-    if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
+    # Only labels within each sample's length count; padding may be anything.
+    used = np.arange(labels.shape[1])[None, :] < label_length[:, None]
+    bad = used & ((labels < 0) | (labels >= num_classes))
+    if np.any(bad):
         raise ValueError(
             f"CTC labels must be in [0, {num_classes}) for logits with "
             f"{num_classes} classes. Received labels in "
-            f"[{labels.min()}, {labels.max()}]")
+            f"[{labels[used].min()}, {labels[used].max()}]")
     if np.any(input_length < 1) or np.any(input_length > output.shape[1]):
         raise ValueError(
             "CTC input lengths must be in [1, max_time="

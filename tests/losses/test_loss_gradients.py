@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import kerasish
 from kerasish import losses
 from kerasish.utils import check_grads
 from tests.losses.fixtures import cases as c
@@ -72,3 +73,29 @@ def test_loss_class_gradient_with_weights_and_mask():
     weights = np.array([1.0, 0.5, 2.0, 1.0])
     check_grads(lambda p: loss(c.SPARSE, p, sample_weight=weights),
                 [_f64(c.LOGITS)])
+
+
+def test_ctc_gradient_of_an_infeasible_target():
+    # Sample 2 ([1, 1] in 2 frames) has no valid alignment; its gradient is
+    # that of Keras's penalised paths, still finite.
+    from kerasish.losses.ctc import ctc_loss
+    labels, lengths, frames = np.array([[2, 1], [1, 1]]), [2, 2], [3, 2]
+    logits = np.array([[[-0.44, -1.17, 1.74], [-0.5, 0.33, -0.26],
+                        [1.58, 1.32, 0.63]],
+                       [[-2.2, 0.05, 0.68], [1.0, -0.62, 1.82],
+                        [-1.32, -0.66, 0.94]]])
+    check_grads(lambda x: ctc_loss(labels, x, lengths, frames), [logits],
+                rtol=1e-5)
+    # jax.grad of Keras 3.15.1's ops.ctc_loss (float32; the 1e5-sized log
+    # values of the infeasible sample leave Keras about 3 digits there).
+    keras_grad = np.array(
+        [[[0.078117, 0.046659, -0.124776], [0.088914, -0.18324, 0.094326],
+          [0.07629, -0.25552, 0.17923]],
+         [[-0.05346, -0.574818, 0.628278], [-0.490086, -0.16544, 0.655526],
+          [0.0, 0.0, 0.0]]])
+    x = kerasish.Variable(logits.astype("float32"))
+    with kerasish.GradientTape() as tape:
+        total = kerasish.ops.sum(ctc_loss(labels, x, lengths, frames))
+    grad = np.asarray(tape.gradient(total, x))
+    np.testing.assert_allclose(grad[0], keras_grad[0], atol=1e-5)
+    np.testing.assert_allclose(grad[1], keras_grad[1], atol=5e-3)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import kerasish
-from kerasish import losses
+from kerasish import losses, ops
 from kerasish.losses.wrapper import LossFunctionWrapper
 from kerasish.saving import serialization_lib
 
@@ -281,3 +281,33 @@ def test_ctc_matches_a_brute_force_sum_over_alignments():
             total += np.prod([probs[t, c] for t, c in enumerate(path)])
     value = float(losses.ctc(np.array([[1, 2]]), logits)[0])
     assert value == pytest.approx(-np.log(total), rel=1e-5)
+
+
+# Keras 3.15.1 (JAX) values: a target no alignment can produce costs about
+# 1e5 (Keras's log-weight of a forbidden step), not inf.
+_CTC_LOGITS = np.random.default_rng(0).normal(size=(3, 4, 5)).astype(
+    "float32")
+
+
+def test_ctc_infeasible_targets_cost_a_finite_penalty_as_keras():
+    # [1, 1, 1] needs 5 frames (blanks between repeats) but has 4.
+    labels = np.array([[1, 1, 1], [1, 2, 3], [0, 0, 0]])
+    values = losses.CTC(reduction="none")(labels, _CTC_LOGITS)
+    np.testing.assert_allclose(
+        values, [100003.1015625, 4.158155, 9.766695], rtol=1e-5)
+    too_long = np.array([[1, 2, 3, 4, 1], [1, 0, 0, 0, 0], [2, 2, 0, 0, 0]])
+    np.testing.assert_allclose(
+        losses.ctc(too_long, _CTC_LOGITS),
+        [100002.8046875, 5.254499, 4.323163], rtol=1e-5)
+
+
+def test_ctc_loss_ignores_padding_past_the_label_length():
+    lengths, frames = np.array([2, 1, 2]), np.array([4, 3, 4])
+    padded = ops.ctc_loss(np.array([[1, 2, -1], [3, -1, -1], [2, 2, -1]]),
+                          _CTC_LOGITS, lengths, frames)
+    zeros = ops.ctc_loss(np.array([[1, 2], [3, 0], [2, 2]]), _CTC_LOGITS,
+                         lengths, frames)
+    np.testing.assert_allclose(padded, zeros)
+    half = ops.ctc_loss(np.array([[1, 2], [3, 0], [2, 2]]),
+                        _CTC_LOGITS.astype("float16"), lengths, frames)
+    assert half.dtype == np.float32   # as Keras
