@@ -36,7 +36,9 @@ def max_pool(x, *, pool_size, strides, pads):
 
 def _lowest(dtype):
     """Padding that never wins a max: -inf, or the integer minimum."""
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    if dtype.kind == "f" or dtype.name == "bfloat16":
+        return -np.inf
+    return np.iinfo(dtype).min
 
 
 def _reduce_offsets(ufunc, xp, offsets):

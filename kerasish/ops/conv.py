@@ -19,6 +19,7 @@ from kerasish.ops.conv_geometry import (  # noqa: F401  (re-exported)
     check_output, conv_geometry, conv_transpose_geometry, spatial_tuple,
     standardize_padding, transpose_padding)
 from kerasish.ops.core import convert_to_tensor, cast
+from kerasish.ops.numpy_base import _float, _kept_bfloat16
 from kerasish.ops.symbolic import keras_op
 
 
@@ -47,9 +48,7 @@ def _to_first(x, data_format):
 
 
 def _float_pair(inputs, kernel):
-    kernel = convert_to_tensor(kernel)
-    if kernel.dtype.kind != "f":
-        kernel = cast(kernel, config.floatx())
+    kernel = _float(kernel)
     inputs = convert_to_tensor(inputs)
     if inputs.dtype != kernel.dtype:
         inputs = cast(inputs, kernel.dtype)
@@ -90,7 +89,7 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
         data_format)
     y = C.conv(_to_last(inputs, data_format), kernel, strides=strides,
                pads=pads, dilation=dilation, groups=groups)
-    return _to_first(y, data_format)
+    return _kept_bfloat16(_to_first(y, data_format), inputs)
 
 
 def fused_conv(inputs, kernel, bias, relu, strides, pads, dilation, groups,
@@ -108,7 +107,8 @@ def fused_conv(inputs, kernel, bias, relu, strides, pads, dilation, groups,
         y = N.relu(y) if relu else y
     else:
         y = C.conv_bias(x, kernel, bias, relu=relu, **params)
-    return _to_first(y, data_format)
+    # The GEMM gives float32 for bfloat16 operands (as XLA accumulates).
+    return _kept_bfloat16(_to_first(y, data_format), inputs)
 
 
 @keras_op
@@ -207,7 +207,7 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid",
     y = C.conv_transpose(_to_last(inputs, data_format), kernel,
                          strides=strides, starts=starts, sizes=sizes,
                          dilation=dilation)
-    return _to_first(y, data_format)
+    return _kept_bfloat16(_to_first(y, data_format), inputs)
 
 
 # -- pooling ------------------------------------------------------------------
@@ -226,7 +226,7 @@ def _pool(prim, what, inputs, pool_size, strides, padding, data_format):
                   f"pool_size={pool_size}, padding={padding!r}")
     y = prim(_to_last(inputs, data_format), pool_size=pool_size,
              strides=strides, pads=pads)
-    return _to_first(y, data_format)
+    return _kept_bfloat16(_to_first(y, data_format), inputs)
 
 
 @keras_op
@@ -277,11 +277,8 @@ def average_pool(inputs, pool_size, strides=None, padding="valid",
     >>> average_pool(x, 3, strides=1, padding="same").numpy().ravel()
     array([0.5, 1. , 2. , 2.5], dtype=float32)
     """
-    inputs = convert_to_tensor(inputs)
-    if inputs.dtype.kind != "f":
-        inputs = cast(inputs, config.floatx())
-    return _pool(P.average_pool, "average_pool", inputs, pool_size, strides,
-                 padding, data_format)
+    return _pool(P.average_pool, "average_pool", _float(inputs), pool_size,
+                 strides, padding, data_format)
 
 
 def _adaptive(pool, what, inputs, output_size, data_format):

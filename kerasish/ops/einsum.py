@@ -4,6 +4,7 @@ import numpy as np
 from kerasish.backend import dtypes as dtypes_module
 from kerasish.backend import einsum as E
 from kerasish.ops.core import cast, convert_to_tensor
+from kerasish.ops.numpy_base import _kept_bfloat16
 from kerasish.ops.symbolic import keras_op
 
 
@@ -48,7 +49,8 @@ def einsum(subscripts, *operands, **kwargs):
     shapes = [tuple(t.shape) for t in tensors]
     inputs, output = E.parse_subscripts(subscripts, shapes)
     E.letter_sizes(inputs, shapes, subscripts)
-    return E.einsum(*tensors, inputs=tuple(inputs), output=output)
+    out = E.einsum(*tensors, inputs=tuple(inputs), output=output)
+    return _kept_bfloat16(out, tensors[0])
 
 
 def _promote(tensors):

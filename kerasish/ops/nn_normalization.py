@@ -22,7 +22,7 @@ __all__ = ["batch_normalization", "layer_normalization", "rms_normalization",
 
 
 # Ints and bools become floatx; float16/32/64 and bfloat16 stay as they are.
-from kerasish.ops.numpy_base import _float  # noqa: E402
+from kerasish.ops.numpy_base import _float, _kept_bfloat16  # noqa: E402
 
 
 def _axes_list(axis, ndim, what="axis"):
@@ -76,8 +76,8 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None,
     variance = _vector(variance, x, shape)
     scale = 1.0 if scale is None else _vector(scale, x, shape)
     offset = 0.0 if offset is None else _vector(offset, x, shape)
-    return BN.batch_norm(x, mean, variance, scale, offset,
-                         epsilon=float(epsilon))
+    return _kept_bfloat16(BN.batch_norm(x, mean, variance, scale, offset,
+                                        epsilon=float(epsilon)), x)
 
 
 def standardize(x, axes, scale=None, offset=None, epsilon=1e-3):
@@ -134,7 +134,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None,
         variance = knp.var(x, axis=tuple(axes), keepdims=True)
         out = knp.multiply(x, M.rsqrt(knp.add(variance, eps)))
         return out if gamma is None else knp.multiply(out, gamma)
-    return standardize(x, axes, gamma, beta, eps)[0]
+    return _kept_bfloat16(standardize(x, axes, gamma, beta, eps)[0], x)
 
 
 @keras_op

@@ -180,3 +180,35 @@ def test_mixed_bfloat16_layers_compute_in_bfloat16():
     kernel = dense.kernel.numpy().astype(bf16).astype("float32")
     expected = (x.astype(bf16).astype("float32") @ kernel).astype(bf16)
     np.testing.assert_array_equal(np.asarray(y), expected)
+
+
+def test_mixed_bfloat16_conv_pool_einsum_and_attention_stay_bfloat16():
+    # Keras 3.15 gives bfloat16 outputs for all of these; numpy's GEMM
+    # returns float32 for bfloat16 operands and max-pooling needs a
+    # bfloat16-aware fill value.
+    rng = np.random.default_rng(0)
+    x4 = rng.normal(size=(2, 6, 6, 3)).astype("float32")
+    x3 = rng.normal(size=(2, 6, 4)).astype("float32")
+    kerasish.config.set_dtype_policy("mixed_bfloat16")
+    try:
+        conv = layers.Conv2D(4, 3, activation="relu")
+        outputs = {
+            "conv": conv(x4),
+            "conv_nobias": layers.Conv2D(4, 3, use_bias=False)(x4),
+            "conv_t": layers.Conv2DTranspose(2, 3, strides=2)(x4),
+            "separable": layers.SeparableConv2D(2, 3)(x4),
+            "max_pool": layers.MaxPooling2D(padding="same")(x4),
+            "avg_pool": layers.AveragePooling2D(2)(x4),
+            "einsum": layers.EinsumDense("abc,cd->abd", (6, 2))(x3),
+            "mha": layers.MultiHeadAttention(2, 3)(x3, x3),
+        }
+    finally:
+        kerasish.config.set_dtype_policy(None)
+    for name, out in outputs.items():
+        assert out.dtype == "bfloat16", name
+    bf16 = pytest.importorskip("ml_dtypes").bfloat16
+    kernel = conv.kernel.numpy().astype(bf16).astype("float32")
+    reference = kerasish.ops.relu(kerasish.ops.conv(
+        x4.astype(bf16).astype("float32"), kernel)).numpy() + 0
+    np.testing.assert_allclose(outputs["conv"].numpy().astype("float32"),
+                               reference, rtol=1e-2, atol=1e-2)
