@@ -78,7 +78,8 @@ def _forward(emit_lp, blank_lp, rep, input_length):
                       w3_emit))
         phi = np.where(live, new_phi, phi)
         emit = np.where(live, new_emit, emit)
-    last, w_phi, w_emit = _epsilon_step(phi, emit, rep)
+    # The closing epsilon step is never penalised (padding may repeat).
+    last, w_phi, w_emit = _epsilon_step(phi, emit, np.zeros_like(rep))
     return last, saved, (w_phi, w_emit)
 
 

@@ -311,3 +311,12 @@ def test_ctc_loss_ignores_padding_past_the_label_length():
     half = ops.ctc_loss(np.array([[1, 2], [3, 0], [2, 2]]),
                         _CTC_LOGITS.astype("float16"), lengths, frames)
     assert half.dtype == np.float32   # as Keras
+
+
+def test_ctc_padding_equal_to_the_last_label_changes_nothing():
+    # Keras 3.15.1: [[2, 2]] with length 1 scores as [[2]] (true CTC).
+    lengths, frames = np.array([1, 1, 1]), np.array([4, 4, 2])
+    values = ops.ctc_loss(np.array([[2, 2], [3, 3], [1, 4]]), _CTC_LOGITS,
+                          lengths, frames)
+    np.testing.assert_allclose(values, [5.195012, 4.566907, 2.404058],
+                               rtol=1e-5)
