@@ -13,6 +13,8 @@ from kerasish import tree
 from kerasish import losses as losses_module
 from kerasish import metrics as metrics_module
 from kerasish.engine import naming
+from kerasish.engine import compile_nested
+from kerasish.engine.compile_nested import is_deeply_nested
 
 
 def is_binary_or_sparse_categorical(y_true, y_pred):
@@ -70,7 +72,7 @@ def get_loss(identifier, y_true, y_pred):
 
 def flat_outputs(y_pred, output_names):
     """`(flat_values, names)` of a model's outputs."""
-    if isinstance(y_pred, dict):
+    if isinstance(y_pred, dict) and not is_deeply_nested(y_pred):
         names = list(output_names) if output_names and \
             set(output_names) == set(y_pred) else sorted(y_pred)
         return [y_pred[n] for n in names], names
@@ -165,6 +167,7 @@ class CompileMetrics(metrics_module.Metric):
     def build(self, y_true, y_pred):
         outputs, names = flat_outputs(y_pred, self.output_names)
         self._names = names
+        self._nested_outputs = y_pred if is_deeply_nested(y_pred) else None
         self._with_metrics = self._outputs_with_metrics(names)
         labels = self._flatten(y_true, len(outputs))
         self._flat_metrics = self._build_set(
@@ -180,6 +183,17 @@ class CompileMetrics(metrics_module.Metric):
         if len(outputs) == 1:
             return [MetricsList([get_metric(m, labels[0], outputs[0])
                                  for m in tree.flatten(metrics)])]
+        if self._nested_outputs is not None:
+            per_output = compile_nested.per_output(
+                metrics, self._nested_outputs, "metrics")
+            if None in names:
+                names = compile_nested.loss_names(self._nested_outputs,
+                                                  names)
+            return [None if not m else MetricsList(
+                [get_metric(x, yt, yp) for x in tree.flatten(m)],
+                output_name=name)
+                for m, yt, yp, name in zip(per_output, labels, outputs,
+                                           names)]
         if isinstance(metrics, (list, tuple)) and \
                 len(metrics) != len(outputs) and \
                 not isinstance(metrics, dict):
@@ -203,7 +217,11 @@ class CompileMetrics(metrics_module.Metric):
         for metrics in (self._user_metrics, self._user_weighted_metrics):
             if not metrics:
                 continue
-            if isinstance(metrics, dict) or len(metrics) == len(names):
+            if self._nested_outputs is not None:
+                per_output = compile_nested.per_output(
+                    metrics, self._nested_outputs, "metrics")
+                used.update(i for i, m in enumerate(per_output) if m)
+            elif isinstance(metrics, dict) or len(metrics) == len(names):
                 per_output = align(metrics, names, "metrics")
                 used.update(i for i, m in enumerate(per_output) if m)
             else:
@@ -215,7 +233,8 @@ class CompileMetrics(metrics_module.Metric):
         given no labels, as when they have no loss either)."""
         names = self._names
         needed = self._with_metrics
-        if isinstance(y, dict) and names and None not in names:
+        if isinstance(y, dict) and names and None not in names and \
+                self._nested_outputs is None:
             return by_output_name(y, names, "y", [names[i] for i in needed])
         flat = tree.flatten(y)
         if len(flat) == count:
@@ -274,24 +293,6 @@ class CompileMetrics(metrics_module.Metric):
         return results
 
 
-def _check_weights_match_losses(loss, weights):
-    """As Keras: `loss_weights` unlike `loss` in structure must at least
-    give as many weights as there are losses (a single loss shared by
-    several outputs takes a single float)."""
-    if not tree.is_nested(loss) and not tree.is_nested(weights):
-        return
-    try:
-        tree.assert_same_structure(loss, weights)
-        return
-    except (ValueError, TypeError):
-        pass
-    n_losses, n_weights = len(tree.flatten(loss)), len(tree.flatten(weights))
-    if n_losses != n_weights:
-        raise ValueError(
-            "`loss_weights` must match the number of losses, got "
-            f"{n_losses} losses and {n_weights} weights.")
-
-
 def _prefixed(output_name, name):
     return f"{output_name}_{name}" if output_name else name
 
@@ -316,14 +317,18 @@ class CompileLoss(losses_module.Loss):
 
     def build(self, y_true, y_pred):
         outputs, names = flat_outputs(y_pred, self.output_names)
-        losses = align(self._user_loss, names, "loss")
+        deep = self._deep = is_deeply_nested(y_pred)
+        losses = compile_nested.per_output(self._user_loss, y_pred, "loss") \
+            if deep else align(self._user_loss, names, "loss")
         self._index = [i for i, loss in enumerate(losses)
                        if loss is not None]
         labels = self._flatten(y_true, outputs, names)
-        weights = self._weights(names)
+        weights = self._weights(names, y_pred if deep else None)
+        log_names = compile_nested.loss_names(y_pred, names) if deep \
+            else names
         self._entries = []
         for loss, weight, yt, yp, name in zip(losses, weights, labels,
-                                              outputs, names):
+                                              outputs, log_names):
             resolved = get_loss(loss, yt, yp)
             if resolved is not None:
                 self._entries.append((len(self._entries), resolved, weight,
@@ -334,17 +339,21 @@ class CompileLoss(losses_module.Loss):
         self._names = names
         self.built = True
 
-    def _weights(self, names):
+    def _weights(self, names, nested_outputs=None):
         weights = self._user_loss_weights
         if weights is None:
             return [None] * len(names)
-        _check_weights_match_losses(self._user_loss, weights)
+        compile_nested.check_weights_match_losses(self._user_loss, weights)
         if isinstance(weights, (int, float)):
             return [weights] * len(names)
+        if nested_outputs is not None:
+            return compile_nested.per_output(weights, nested_outputs,
+                                             "loss_weights")
         return align(weights, names, "loss_weights")
 
     def _flatten(self, y, outputs, names):
-        if isinstance(y, dict) and names and None not in names:
+        if isinstance(y, dict) and names and None not in names and \
+                not self.__dict__.get("_deep"):
             needed = [names[i] for i in self._index]
             return by_output_name(y, names, "y", needed)
         flat = tree.flatten(y)
