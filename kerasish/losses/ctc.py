@@ -45,17 +45,18 @@ def _repeats(labels):
 
 
 def _lae(a, b):
-    """`log(exp(a) + exp(b))` and the two weights `d out / d a, d out / d b`."""
+    """`log(exp(a) + exp(b))` and its weight `d out / d a`; the weight of `b`
+    is one minus it (so only one is kept per step)."""
     out = np.logaddexp(a, b)
-    return out, np.exp(a - out), np.exp(b - out)
+    return out, np.exp(a - out)
 
 
 def _epsilon_step(phi, emit, rep):
     """Finish label n without a frame: `phi[n+1] += emit[n]`, forbidden
     (weight `_LOG_EPS`) when label n + 1 repeats it."""
     out = phi.copy()
-    out[:, 1:], w_phi, w_emit = _lae(phi[:, 1:], emit + _LOG_EPS * rep)
-    return out, w_phi, w_emit
+    out[:, 1:], w_phi = _lae(phi[:, 1:], emit + _LOG_EPS * rep)
+    return out, w_phi
 
 
 def _forward(emit_lp, blank_lp, rep, input_length):
@@ -67,27 +68,25 @@ def _forward(emit_lp, blank_lp, rep, input_length):
     emit = np.full((batch, n), _LOG_EPS)
     saved = []
     for t in range(steps):
-        eps_phi, w1_phi, w1_emit = _epsilon_step(phi, emit, rep)
-        new_emit, w2_phi, w2_emit = _lae(eps_phi[:, :-1] + emit_lp[t],
-                                         emit + emit_lp[t])
+        eps_phi, w1 = _epsilon_step(phi, emit, rep)
+        new_emit, w2 = _lae(eps_phi[:, :-1] + emit_lp[t], emit + emit_lp[t])
         new_phi = eps_phi + blank_lp[t]
-        new_phi[:, 1:], w3_phi, w3_emit = _lae(
+        new_phi[:, 1:], w3 = _lae(
             new_phi[:, 1:], emit + blank_lp[t] + _LOG_EPS * (1.0 - rep))
         live = (t < input_length)[:, None]
-        saved.append((live, w1_phi, w1_emit, w2_phi, w2_emit, w3_phi,
-                      w3_emit))
+        saved.append((live, w1, w2, w3))
         phi = np.where(live, new_phi, phi)
         emit = np.where(live, new_emit, emit)
     # The closing epsilon step is never penalised (padding may repeat).
-    last, w_phi, w_emit = _epsilon_step(phi, emit, np.zeros_like(rep))
-    return last, saved, (w_phi, w_emit)
+    last, w_last = _epsilon_step(phi, emit, np.zeros_like(rep))
+    return last, saved, w_last
 
 
-def _epsilon_back(d_out, w_phi, w_emit):
+def _epsilon_back(d_out, w_phi):
     """Adjoints of `_epsilon_step`'s inputs from its output's adjoint."""
     d_phi = d_out.copy()
     d_phi[:, 1:] = d_out[:, 1:] * w_phi
-    return d_phi, d_out[:, 1:] * w_emit
+    return d_phi, d_out[:, 1:] * (1.0 - w_phi)
 
 
 def _backward(saved, final, label_length, shape):
@@ -96,23 +95,24 @@ def _backward(saved, final, label_length, shape):
     steps, batch, n = shape
     d_last = np.zeros((batch, n + 1))
     d_last[np.arange(batch), label_length] = 1.0
-    d_phi, d_emit = _epsilon_back(d_last, *final)
+    d_phi, d_emit = _epsilon_back(d_last, final)
     d_emit_lp = np.zeros(shape)
     d_blank_lp = np.zeros((steps, batch))
     for t in range(steps - 1, -1, -1):
-        live, w1_phi, w1_emit, w2_phi, w2_emit, w3_phi, w3_emit = saved[t]
+        live, w1, w2, w3 = saved[t]
         g_phi, g_emit = np.where(live, d_phi, 0.0), np.where(live, d_emit, 0)
-        # new_phi[1:] = lae(eps_phi[1:] + blank, emit + blank + ...)
+        # new_phi = eps_phi + blank; new_phi[1:] = lae(., emit + blank + ..)
+        # (both terms hold the blank once, so it gets all of g_phi).
+        d_blank_lp[t] = g_phi.sum(axis=1)
         g_eps_phi = g_phi.copy()
-        g_eps_phi[:, 1:] *= w3_phi
-        from_emit = g_phi[:, 1:] * w3_emit
-        d_blank_lp[t] = g_eps_phi.sum(axis=1) + from_emit.sum(axis=1)
+        g_eps_phi[:, 1:] *= w3
+        from_emit = g_phi[:, 1:] * (1.0 - w3)
         # new_emit = lae(eps_phi[:-1] + emit_lp, emit + emit_lp)
-        g_eps_phi[:, :-1] += g_emit * w2_phi
-        d_emit_lp[t] = g_emit * (w2_phi + w2_emit)
-        from_emit = from_emit + g_emit * w2_emit
+        d_emit_lp[t] = g_emit
+        g_eps_phi[:, :-1] += g_emit * w2
+        from_emit += g_emit * (1.0 - w2)
         # eps_phi = _epsilon_step(phi, emit)
-        prev_phi, prev_emit = _epsilon_back(g_eps_phi, w1_phi, w1_emit)
+        prev_phi, prev_emit = _epsilon_back(g_eps_phi, w1)
         d_phi = np.where(live, prev_phi, d_phi)
         d_emit = np.where(live, prev_emit + from_emit, d_emit)
     return d_emit_lp, d_blank_lp
