@@ -109,7 +109,9 @@ def sparse_categorical_accuracy(y_true, y_pred):
 def _check_top_k_shapes(name, y_true, y_pred, sparse):
     """A clear error when labels and scores do not pair up row by row."""
     true_shape, pred_shape = tuple(y_true.shape), tuple(y_pred.shape)
-    if sparse:
+    if None in true_shape + pred_shape:     # symbolic: only the rank is known
+        paired = len(pred_shape) >= 2
+    elif sparse:
         rows = int(np.prod(true_shape))
         paired = len(pred_shape) >= 2 and \
             rows == int(np.prod(pred_shape[:-1]))

@@ -11,6 +11,7 @@ from kerasish.backend import shape as S
 from kerasish.backend.primitive import Primitive, stacked_sequence, to_array
 from kerasish.backend.tape import stop_recording
 from kerasish.backend.tensor import Tensor
+from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["convert_to_tensor", "convert_to_numpy", "is_tensor", "cast",
@@ -42,6 +43,11 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         raise ValueError("`sparse=True` and `ragged=True` are not supported "
                          "by the numpy runtime. Received: "
                          f"sparse={sparse}, ragged={ragged}")
+    if isinstance(x, KerasTensor):
+        # Symbolic in, symbolic out (as Keras): only the dtype may change.
+        if dtype is None or x.dtype == dtypes_module.standardize_dtype(dtype):
+            return x
+        return cast(x, dtype)
     if isinstance(x, Tensor):
         if _autocast._state.dtype is not None:
             x = _autocast.autocast_value(x)   # mixed precision: var reads

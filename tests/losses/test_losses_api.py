@@ -320,3 +320,21 @@ def test_ctc_padding_equal_to_the_last_label_changes_nothing():
                           lengths, frames)
     np.testing.assert_allclose(values, [5.195012, 4.566907, 2.404058],
                                rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [losses.mean_squared_error,
+                                losses.categorical_crossentropy,
+                                losses.binary_focal_crossentropy,
+                                losses.cosine_similarity])
+def test_loss_functions_on_keras_tensors_build_graph_nodes(fn):
+    # As Keras: symbolic inputs give a (None, 5) KerasTensor, usable as a
+    # functional model's output.
+    y_true, y_pred = kerasish.Input((5, 3)), kerasish.Input((5, 3))
+    out = fn(y_true, y_pred)
+    assert tuple(out.shape) == (None, 5) and out.dtype == "float32"
+    model = kerasish.Model([y_true, y_pred], out)
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.1, 0.9, (2, 5, 3)).astype("float32")
+    b = rng.uniform(0.1, 0.9, (2, 5, 3)).astype("float32")
+    np.testing.assert_allclose(model.predict([a, b], verbose=0), fn(a, b),
+                               rtol=1e-6)

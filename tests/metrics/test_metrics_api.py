@@ -592,3 +592,11 @@ def test_auc_reads_keras_tensor_label_weights():
                                                       "dtype": "float32"}}}}
     auc = metrics.deserialize(config)
     assert auc.get_config()["label_weights"] == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("fn", [metrics.sparse_categorical_accuracy,
+                                metrics.sparse_top_k_categorical_accuracy])
+def test_metric_functions_on_keras_tensors_build_graph_nodes(fn):
+    labels = kerasish.Input((5,), dtype="int32")
+    scores = kerasish.Input((5, 3))
+    assert tuple(fn(labels, scores).shape) == (None, 5)
