@@ -124,3 +124,46 @@ def test_compute_loss_override_without_training_argument():
     history = model.fit(X, Y, batch_size=8, epochs=1, verbose=0)
     np.testing.assert_allclose(history.history["loss"],
                                [np.mean(np.abs(Y))], rtol=1e-6)
+
+
+class RecordsData(keras.Model):
+    """Steps that record the structure of the batch they receive."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = layers.Dense(2)
+        self.seen = []
+
+    def call(self, x):
+        return self.dense(x)
+
+    def _record(self, data):
+        self.seen.append(keras.tree.map_structure(lambda a: a.shape, data))
+
+    def train_step(self, data):
+        self._record(data)
+        return {}
+
+    def test_step(self, data):
+        self._record(data)
+        return {}
+
+    def predict_step(self, data):
+        self._record(data)
+        return self(data)
+
+
+def test_steps_receive_x_alone_as_keras_packs_it():
+    # Keras hands the steps `x` itself when there are no targets (the
+    # keras.io VAE computes `binary_crossentropy(data, reconstruction)`);
+    # a list/tuple `x` comes wrapped as `(x,)`.
+    model = RecordsData()
+    model.compile(optimizer="sgd")
+    model.fit(X, epochs=1, batch_size=8, verbose=0)
+    model.fit(X, Y, epochs=1, batch_size=8, verbose=0)
+    model.evaluate(X, batch_size=8, verbose=0)
+    model.predict(X, batch_size=8, verbose=0)
+    model.fit({"a": X}, epochs=1, batch_size=8, verbose=0)
+    model.fit([X, X], epochs=1, batch_size=8, verbose=0)
+    assert model.seen == [(8, 3), ((8, 3), (8, 1)), (8, 3), (8, 3),
+                          {"a": (8, 3)}, ([(8, 3), (8, 3)],)]

@@ -112,6 +112,9 @@ class ArrayDataAdapter(DataAdapter):
             sample_weight = utils.class_weight_to_sample_weights(
                 y, class_weight)
         self._data = utils.pack_data(x, y, sample_weight)
+        # Batches of `x` alone are `x` itself, as Keras gives them to the
+        # steps (`pack_x_y_sample_weight`); a list/tuple `x` stays `(x,)`.
+        self._bare_x = y is None and not isinstance(x, (list, tuple))
         self._num_samples = utils.check_data_cardinality(self._data)
         if self._num_samples == 0:
             raise ValueError(
@@ -155,7 +158,7 @@ class ArrayDataAdapter(DataAdapter):
     def _batches(self):
         n, bs = self._num_samples, self._batch_size
         leaves = tree.flatten(self._data)
-        pack = tree.unflattener(self._data)
+        pack = self._packer()
         order = None
         if self._shuffle and self._shuffle != "batch":
             order = self._draws.rng().permutation(n)
@@ -172,11 +175,17 @@ class ArrayDataAdapter(DataAdapter):
             yield pack([None if a is None else np.take(a, index, 0)
                         for a in leaves])
 
+    def _packer(self):
+        """Leaves -> one batch in the structure the steps receive."""
+        pack = tree.unflattener(self._data)
+        if self._bare_x:
+            return lambda leaves: pack(leaves)[0]
+        return pack
+
     def peek_batch(self):
         stop = min(self._batch_size, self._num_samples)
-        return tree.unflattener(self._data)(
-            [None if a is None else a[:stop]
-             for a in tree.flatten(self._data)])
+        return self._packer()([None if a is None else a[:stop]
+                               for a in tree.flatten(self._data)])
 
     def peek_pass(self):
         return next(self.get_numpy_iterator())
