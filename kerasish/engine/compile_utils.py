@@ -326,18 +326,25 @@ class CompileLoss(losses_module.Loss):
         weights = self._weights(names, y_pred if deep else None)
         log_names = compile_nested.loss_names(y_pred, names) if deep \
             else names
-        self._entries = []
-        for loss, weight, yt, yp, name in zip(losses, weights, labels,
-                                              outputs, log_names):
-            resolved = get_loss(loss, yt, yp)
+        self._entries = []      # (output index, loss, weight, name)
+        for i in self._loss_order(y_pred, names, deep):
+            resolved = get_loss(losses[i], labels[i], outputs[i])
             if resolved is not None:
-                self._entries.append((len(self._entries), resolved, weight,
-                                      name or resolved.name))
+                self._entries.append((i, resolved, weights[i],
+                                      log_names[i] or resolved.name))
         if len(self._entries) > 1:
             self.metrics = [metrics_module.Mean(name=f"{name}_loss")
                             for _, _, _, name in self._entries]
         self._names = names
         self.built = True
+
+    def _loss_order(self, y_pred, names, deep):
+        """Output indices in the order Keras computes (and logs) their
+        losses: a loss dict for dict outputs goes in its own key order."""
+        loss = self._user_loss
+        if isinstance(loss, dict) and isinstance(y_pred, dict) and not deep:
+            return [names.index(k) for k in loss if k in names]
+        return range(len(names))
 
     def _weights(self, names, nested_outputs=None):
         weights = self._user_loss_weights
@@ -376,8 +383,7 @@ class CompileLoss(losses_module.Loss):
         labels = self._flatten(y_true, outputs, names)
         weights = self._sample_weights(sample_weight, labels)
         total = None
-        for k, (_, loss_fn, loss_weight, _) in enumerate(self._entries):
-            i = self._index[k]
+        for k, (i, loss_fn, loss_weight, _) in enumerate(self._entries):
             value = loss_fn(labels[i], outputs[i], weights[i])
             if self.metrics:
                 self._track(k, value, tree.flatten(outputs[i])[0].shape[0])

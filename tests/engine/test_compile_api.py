@@ -228,3 +228,23 @@ def test_compile_from_config_on_a_plain_model_compiles_it(recwarn):
     assert clone.compiled and clone.optimizer is not model.optimizer
     assert clone.loss == "mae"
     assert not [w for w in recwarn if "was not called" in str(w.message)]
+
+
+def test_a_loss_dict_for_dict_outputs_orders_the_loss_trackers():
+    # Keras 3.15 tracks (and lists) the per-output losses in the loss
+    # dict's key order: evaluate() -> [loss, out_b_loss, out_a_loss, ...].
+    inputs = kerasish.Input((3,))
+    model = kerasish.Model(inputs, {
+        "out_a": layers.Dense(2, name="out_a")(inputs),
+        "out_b": layers.Dense(1, name="out_b")(inputs)})
+    model.compile("sgd", loss={"out_b": "mae", "out_a": "mse"},
+                  metrics={"out_b": ["mse", "mae"], "out_a": ["mae"]})
+    y = {"out_a": np.ones((4, 2)), "out_b": np.zeros((4, 1))}
+    x = np.linspace(0, 1, 12).reshape(4, 3)
+    logs = model.evaluate(x, y, verbose=0, return_dict=True)
+    values = model.evaluate(x, y, verbose=0)
+    assert [m.name for m in model.metrics] == [
+        "loss", "compile_metrics", "out_b_loss", "out_a_loss"]
+    order = ["loss", "out_b_loss", "out_a_loss", "out_a_mae", "out_b_mae",
+             "out_b_mse"]
+    np.testing.assert_allclose(values, [logs[k] for k in order], rtol=1e-6)
