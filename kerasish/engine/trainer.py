@@ -458,9 +458,21 @@ class Trainer:
         """Build the model (and the optimizer's slots) from a data batch."""
         if not self.built:
             x, _, _ = unpack_x_y_sample_weight(batch)
-            self._build_from_data(x)
+            try:
+                self._build_from_data(x)
+            except Exception:
+                if not self._has_own_steps():
+                    raise
+                # As Keras on TensorFlow: a model with its own steps (the
+                # keras.io VAE and GAN have no usable `call`) builds its
+                # layers as the steps run.
+                return
         if self.optimizer is not None and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)
+
+    def _has_own_steps(self):
+        return any(getattr(type(self), name) is not getattr(Trainer, name)
+                   for name in ("train_step", "test_step", "predict_step"))
 
     def _build_from_data(self, x):
         from kerasish.engine.keras_tensor import KerasTensor

@@ -1,6 +1,7 @@
 """Custom steps and trackers, as the Keras guides write them; expected
 values were checked against Keras 3.15 (TF backend)."""
 import numpy as np
+import pytest
 
 import kerasish as keras
 from kerasish import layers, ops
@@ -167,3 +168,43 @@ def test_steps_receive_x_alone_as_keras_packs_it():
     model.fit([X, X], epochs=1, batch_size=8, verbose=0)
     assert model.seen == [(8, 3), ((8, 3), (8, 1)), (8, 3), (8, 3),
                           {"a": (8, 3)}, ([(8, 3), (8, 3)],)]
+
+
+class NoCall(keras.Model):
+    """The keras.io VAE/GAN shape: sublayers used only by `train_step`."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = layers.Dense(
+            1, kernel_initializer=keras.initializers.Constant(0.5))
+        self.tracker = keras.metrics.Mean(name="loss")
+
+    def train_step(self, data):
+        x, y = data
+        with keras.backend.GradientTape() as tape:
+            loss = ops.mean(ops.square(self.dense(x) - y))
+        grads = tape.gradient(loss, self.trainable_weights)
+        self.optimizer.apply(grads, self.trainable_weights)
+        self.tracker.update_state(loss)
+        return {"loss": self.tracker.result()}
+
+
+def test_model_without_call_trains_through_its_own_step():
+    # Keras on TensorFlow defers building to the step; a failed build from
+    # the data must not stop such a model (a plain model still raises).
+    model = NoCall()
+    model.compile(optimizer=keras.optimizers.SGD(0.1))
+    history = model.fit(X, Y, epochs=3, batch_size=8, verbose=0)
+    losses = history.history["loss"]
+    np.testing.assert_allclose(
+        losses[0], np.mean((X.sum(1, keepdims=True) * 0.5 - Y) ** 2),
+        rtol=1e-6)
+    assert losses[2] < losses[1] < losses[0]
+
+    class Plain(keras.Model):
+        pass
+
+    plain = Plain()
+    plain.compile(optimizer="sgd", loss="mse")
+    with pytest.raises(NotImplementedError):
+        plain.fit(X, Y, epochs=1, verbose=0)
