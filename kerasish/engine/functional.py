@@ -206,7 +206,15 @@ class Functional(Model):
         return trace_output_spec(self.__call__, (inputs,), {})
 
     def compute_output_shape(self, input_shape):
-        return tree.map_structure(lambda t: t.shape, self._outputs_struct)
+        # As Keras: the graph is traced on inputs of the given shapes (with
+        # the model's input dtypes).
+        specs = tree.map_shape_structure(lambda s: KerasTensor(s),
+                                         input_shape)
+        flat = [KerasTensor(x.shape, ref.dtype)
+                for x, ref in zip(tree.flatten(specs), self._inputs)]
+        specs = tree.pack_sequence_as(specs, flat)
+        return tree.map_structure(lambda t: t.shape,
+                                  self.compute_output_spec(specs))
 
     def _maybe_build(self, args, kwargs):
         self.built = True

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import kerasish
-from kerasish import layers
+from kerasish import layers, ops
 
 X = np.ones((2, 3), "float32")
 
@@ -119,3 +119,15 @@ def test_other_keyword_arguments_are_ignored():
     model = kerasish.Model(inputs=a, outputs=layers.Dense(2)(a), foo=1,
                            trainable=False)
     assert not model.trainable
+
+
+def test_compute_output_shape_traces_the_given_shapes():
+    # Keras 3.15: (None, 7, 3) -> [(None, 7, 2), (None, 3)].
+    a = kerasish.Input((None, 3), name="a")
+    model = kerasish.Model(a, [layers.Dense(2)(a),
+                               layers.GlobalAveragePooling1D()(a)])
+    assert model.compute_output_shape((None, 7, 3)) == [(None, 7, 2),
+                                                         (None, 3)]
+    x = kerasish.Input((3,), name="x", dtype="int32")
+    typed = kerasish.Model(x, ops.cast(x, "float16") * 2)
+    assert typed.compute_output_shape((5, 3)) == (5, 3)
