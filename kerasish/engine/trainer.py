@@ -80,17 +80,20 @@ class Trainer:
                 optimizer_obj, name="loss_scale_optimizer")
         names = self._output_names_for_compile()
         object.__setattr__(self, "optimizer", optimizer_obj)
-        object.__setattr__(self, "_compile_loss", None if loss is None else
-                           compile_utils.CompileLoss(loss, loss_weights,
-                                                     names))
-        object.__setattr__(self, "_compile_metrics", None if not (
-            metrics or weighted_metrics) else compile_utils.CompileMetrics(
-                metrics, weighted_metrics, names))
+        # As Keras, compiling again without a loss (or without metrics)
+        # keeps the ones compiled before.
+        if loss is not None:
+            object.__setattr__(self, "_compile_loss", compile_utils.
+                               CompileLoss(loss, loss_weights, names))
+            # As Keras (compile tracks nothing): the user's loss and metric
+            # objects belong to the compiled containers, not to `metrics`.
+            object.__setattr__(self, "loss", loss)
+        if metrics is not None or weighted_metrics is not None:
+            object.__setattr__(self, "_compile_metrics", None if not (
+                metrics or weighted_metrics) else compile_utils.
+                CompileMetrics(metrics, weighted_metrics, names))
         from kerasish.metrics import Mean
         object.__setattr__(self, "_loss_tracker", Mean(name="loss"))
-        # As Keras (compile tracks nothing): the user's loss and metric
-        # objects belong to the compiled containers, not to `metrics`.
-        object.__setattr__(self, "loss", loss)
         self._run_eagerly = run_eagerly
         # Keras resolves "auto" to True unless the model runs eagerly.
         self._jit_compile = (not run_eagerly) if jit_compile == "auto" \

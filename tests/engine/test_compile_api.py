@@ -248,3 +248,19 @@ def test_a_loss_dict_for_dict_outputs_orders_the_loss_trackers():
     order = ["loss", "out_b_loss", "out_a_loss", "out_a_mae", "out_b_mae",
              "out_b_mse"]
     np.testing.assert_allclose(values, [logs[k] for k in order], rtol=1e-6)
+
+
+def test_compiling_again_without_loss_or_metrics_keeps_them():
+    # Keras: `compile` replaces the loss only when one is given, and the
+    # metrics only when `metrics` or `weighted_metrics` is given.
+    x = np.ones((8, 3), "float32")
+    y = np.zeros((8, 1), "float32")
+    model = kerasish.Sequential([kerasish.Input((3,)),
+                                 kerasish.layers.Dense(1)])
+    model.compile("sgd", "mae", metrics=["mse"])
+    model.compile("adam")
+    history = model.fit(x, y, epochs=1, verbose=0)
+    assert sorted(history.history) == ["loss", "mse"]
+    assert model.loss == "mae"
+    model.compile("sgd", "mse", metrics=[])
+    assert sorted(model.fit(x, y, epochs=1, verbose=0).history) == ["loss"]
