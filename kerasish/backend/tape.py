@@ -106,6 +106,9 @@ class GradientTape:
         self._watched = []
         self._recording = False
         self._used = False
+        # Gradients an inner tape computed from values this tape tracks:
+        # this tape can not differentiate through them (first order only).
+        self._inner_gradients = {}
 
     def __enter__(self):
         _push(self)
@@ -184,14 +187,37 @@ class GradientTape:
                 "`unconnected_gradients` must be 'none' or 'zero'. "
                 f"Received: unconnected_gradients={unconnected_gradients!r}")
         flat_sources = _flatten(sources)
+        outer = self._outer_tapes(target)
         grads = self._seed(target, output_gradients)
         backward(self._records, grads, {id(s) for s in flat_sources})
+        self._check_first_order(grads)
         if not self._persistent:
             self._records = None
             self._tracked = set()
         result = [self._result(grads, s, unconnected_gradients)
                   for s in flat_sources]
+        for tape in outer:
+            for g in result:
+                if g is not None:
+                    tape._tracked.add(id(g))
+                    tape._inner_gradients[id(g)] = g
         return _pack_like(sources, result)
+
+    def _outer_tapes(self, target):
+        """Other recording tapes that tracked `target` (so they would need
+        the derivative of this gradient)."""
+        keys = {id(t) for t in _flatten(target)}
+        return [tape for tape in active_tapes() or ()
+                if tape is not self and keys & tape._tracked]
+
+    def _check_first_order(self, grads):
+        if any(key in grads for key in self._inner_gradients):
+            raise NotImplementedError(
+                "kerasish differentiates once: this target depends on a "
+                "gradient computed by an inner GradientTape (a second-order "
+                "gradient, e.g. a gradient penalty or a Hessian), which "
+                "kerasish cannot differentiate again. Wrap that gradient "
+                "in `ops.stop_gradient` to treat it as a constant.")
 
     def _seed(self, target, output_gradients):
         targets = _flatten(target)

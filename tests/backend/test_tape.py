@@ -143,3 +143,33 @@ def test_ops_on_a_list_of_tensors_keep_their_gradients():
     grads = tape.gradient(total, [a, b])
     assert float(total) == 13.0 + 1.5
     assert [float(g) for g in grads] == [4.5, 6.0]
+
+
+def test_second_order_gradients_raise_instead_of_silently_missing():
+    # TF differentiates an inner tape's gradient again; kerasish's VJPs are
+    # plain numpy, so it says so rather than returning None (a WGAN-GP
+    # would otherwise train without its penalty).
+    v = kerasish.Variable(2.0)
+    with GradientTape() as outer:
+        with GradientTape() as inner:
+            y = v * v * v
+        dy = inner.gradient(y, v)
+        penalty = dy * dy
+    assert float(dy) == 12.0
+    with pytest.raises(NotImplementedError, match="second-order"):
+        outer.gradient(penalty, v)
+    with GradientTape() as outer:
+        with GradientTape() as inner:
+            y = v * v * v
+        dy = inner.gradient(y, v)
+        loss = ops.stop_gradient(dy) * v + y
+    assert float(outer.gradient(loss, v)) == 24.0    # 12 + 3 * v**2
+    # An inner gradient of values the outer tape does not track is fine.
+    x = kerasish.ops.convert_to_tensor(3.0)
+    with GradientTape() as outer:
+        with GradientTape() as inner:
+            inner.watch(x)
+            z = x * x
+        dz = inner.gradient(z, x)
+        out = v * dz
+    assert float(outer.gradient(out, v)) == 6.0
