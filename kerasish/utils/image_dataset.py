@@ -1,8 +1,12 @@
 """`image_dataset_from_directory`: a labelled image `Dataset` from folders.
 
 Images are decoded with Pillow (`pip install kerasish[image]`) and resized
-with `kerasish.ops.image.resize`, as Keras's backend-agnostic ("grain")
-pipeline does; images are float32 whatever the interpolation.
+with `kerasish.ops.image.resize`. With `format="tf"` (the default) the
+numbers are those of Keras's TensorFlow pipeline: grayscale as libpng
+converts it, `pad_to_aspect_ratio` as `tf.image.resize_with_pad` (resize,
+then pad), and "nearest" images kept as uint8; `format="grain"` follows
+Keras's backend-agnostic pipeline (Pillow's grayscale, pad then resize,
+float32 throughout).
 """
 import numpy as np
 
@@ -66,8 +70,9 @@ def image_dataset_from_directory(
             padding (with zeros) to the target aspect ratio.
         data_format: `"channels_last"` or `"channels_first"`. Defaults to
             the global `keras.config.image_data_format()`.
-        format: Accepted for compatibility: `"tf"` (default) or `"grain"`;
-            both give a `kerasish.data.Dataset`.
+        format: `"tf"` (default) or `"grain"`: the numbers of Keras's
+            tf.data pipeline or of its TensorFlow-free one (see the module
+            docstring); both give a `kerasish.data.Dataset`.
         verbose: Whether to print the number of files and classes found.
             Defaults to `True`.
 
@@ -118,7 +123,7 @@ def image_dataset_from_directory(
                          f"class_names={class_names}")
     loader = _Loader(image_size, num_channels, interpolation,
                      config.standardize_data_format(data_format),
-                     crop_to_aspect_ratio, pad_to_aspect_ratio)
+                     crop_to_aspect_ratio, pad_to_aspect_ratio, format)
 
     def make(split_paths, split_labels, shuffled):
         ds = directory_utils.folder_dataset(
@@ -171,25 +176,72 @@ def _check_format(format):
 
 
 class _Loader:
-    """Reads one image file into a float32 array of the target size."""
+    """Reads one image file into an array of the target size."""
 
     def __init__(self, image_size, num_channels, interpolation, data_format,
-                 crop_to_aspect_ratio, pad_to_aspect_ratio):
+                 crop_to_aspect_ratio, pad_to_aspect_ratio, format="tf"):
         self.image_size, self.num_channels = image_size, num_channels
         self.interpolation, self.data_format = interpolation, data_format
         self.crop, self.pad = crop_to_aspect_ratio, pad_to_aspect_ratio
+        self.tf = format == "tf"
 
     def __call__(self, path):
         with pil_image().open(path) as img:
             img.seek(0)          # animated images: the first frame
-            img = convert_mode(img, _MODES[self.num_channels])
-            pixels = np.asarray(img, dtype="float32")
+            eight_bit = img.mode in _EIGHT_BIT
+            if self.tf and self.num_channels == 1 and img.mode not in \
+                    ("L", "I;16", "I"):
+                pixels = _libpng_gray(img)
+            else:
+                pixels = np.asarray(
+                    convert_mode(img, _MODES[self.num_channels]),
+                    dtype="float32")
         if pixels.ndim == 2:
             pixels = pixels[:, :, None]
-        if self.data_format == "channels_first":
-            pixels = pixels.transpose(2, 0, 1)
-        return resize_image(pixels, self.image_size, self.interpolation,
-                            self.data_format, self.crop, self.pad)
+        if self.tf and self.pad:
+            out = _resize_with_pad(pixels, self.image_size,
+                                   self.interpolation)
+            if self.data_format == "channels_first":
+                out = out.transpose(2, 0, 1)
+        else:
+            if self.data_format == "channels_first":
+                pixels = pixels.transpose(2, 0, 1)
+            out = resize_image(pixels, self.image_size, self.interpolation,
+                               self.data_format, self.crop, self.pad)
+        if self.tf and self.interpolation == "nearest" and eight_bit:
+            # tf.image.resize keeps the decoded uint8 for "nearest".
+            return out.astype("uint8")
+        return out
+
+
+_MODES = {1: "grayscale", 3: "rgb", 4: "rgba"}
+_EIGHT_BIT = ("1", "L", "P", "RGB", "RGBA", "LA", "PA", "CMYK", "YCbCr")
+
+
+def _libpng_gray(img):
+    """Gray levels as TensorFlow's PNG decoder (libpng) makes them:
+    `floor(0.299 R + 0.587 G + 0.114 B)` in 15-bit fixed point (Pillow's
+    "L" rounds instead, one level off about half the time)."""
+    rgb = np.asarray(img.convert("RGB"), dtype=np.uint32)
+    weights = np.array([9798, 19235, 3735], np.uint32)
+    return ((rgb @ weights) >> 15).astype("float32")
+
+
+def _resize_with_pad(pixels, size, interpolation):
+    """`tf.image.resize_with_pad` of a channels-last image: scale to fit
+    inside `size` keeping the aspect ratio, then pad with zeros, the
+    image starting at the (floored) half of each margin."""
+    height, width = pixels.shape[:2]
+    target_h, target_w = size
+    ratio = max(width / target_w, height / target_h)
+    fit_h, fit_w = height / ratio, width / ratio
+    resized = resize_image(pixels, (int(fit_h), int(fit_w)), interpolation,
+                           "channels_last", False, False)
+    top = max(0, int((target_h - fit_h) / 2))
+    left = max(0, int((target_w - fit_w) / 2))
+    out = np.zeros((target_h, target_w, pixels.shape[2]), "float32")
+    out[top:top + resized.shape[0], left:left + resized.shape[1]] = resized
+    return out
 
 
 _MODES = {1: "grayscale", 3: "rgb", 4: "rgba"}
