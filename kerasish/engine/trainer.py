@@ -113,8 +113,12 @@ class Trainer:
 
     def _output_names_for_compile(self):
         names = getattr(self, "output_names", None)
-        if isinstance(getattr(self, "_outputs_struct", None), dict):
-            return list(self._outputs_struct)
+        struct = getattr(self, "_outputs_struct", None)
+        # A flat output dict names its outputs by key; a nested one (a
+        # dict holding lists) by its layers' names, as Keras.
+        if isinstance(struct, dict) and len(struct) == len(
+                getattr(self, "outputs", None) or ()):
+            return list(struct)
         return list(names) if names else None
 
     @property

@@ -74,3 +74,19 @@ def test_mismatched_structure_is_a_clear_error():
     with pytest.raises(ValueError, match="`loss` must match the output "
                                          "structure of the model"):
         model.evaluate(X, [Y1, [Y2, Y3]], verbose=0)
+
+
+def test_nested_dict_outputs_log_under_keras_names():
+    # A dict holding a list: metrics take the layers' names (`o1_mae`),
+    # nested losses their key path (Keras 3.15's keys).
+    inputs = kerasish.Input((3,), name="x")
+    outs = [layers.Dense(units, name=name)(inputs)
+            for units, name in ((2, "o1"), (1, "o2"), (1, "o3"))]
+    model = kerasish.Model(inputs, {"first": outs[0],
+                                    "second": [outs[1], outs[2]]})
+    model.compile("sgd", loss={"first": "mse", "second": ["mae", "mse"]},
+                  metrics={"first": ["mae"], "second": ["mse", []]})
+    logs = model.evaluate(X, {"first": Y1, "second": [Y2, Y3]}, verbose=0,
+                          return_dict=True)
+    assert sorted(logs) == ["first_loss", "loss", "o1_mae", "o2_mse",
+                            "second/o2_loss", "second/o3_loss"]
