@@ -56,12 +56,15 @@ def _promote(a, b):
     return _to(a, ka, dtype), _to(b, kb, dtype)
 
 
-def _keeps(kind, scalar):
-    """Fast path: a Python scalar that numpy already promotes as Keras
-    does (a float tensor stays; an int tensor stays with an int)."""
+def _keeps(kind, other):
+    """Fast path: operands numpy already promotes as Keras does (a float
+    tensor stays with a Python number, an int tensor with a Python int;
+    text compares as text)."""
+    if kind in ("U", "S", "O") or isinstance(other, (str, bytes)):
+        return True
     if kind == "f":
-        return type(scalar) in (float, int, bool)
-    return kind in ("i", "u") and type(scalar) in (int, bool)
+        return type(other) in (float, int, bool)
+    return kind in ("i", "u") and type(other) in (int, bool)
 
 
 def _dtype_of(x):

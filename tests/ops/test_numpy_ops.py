@@ -427,3 +427,11 @@ def test_relu_keeps_integer_inputs_integer_as_keras():
     out = kerasish.ops.relu(np.array([-1, 2], "int32"))
     assert out.dtype == "int32" and out.numpy().tolist() == [0, 2]
     assert kerasish.ops.relu(np.array([-1.5], "float16")).dtype == "float16"
+
+
+def test_text_tensors_compare_without_numeric_promotion():
+    words = kerasish.ops.convert_to_tensor(["a", "bb"])
+    other = np.array(["a", "ccc"])     # a different numpy string width
+    assert kerasish.ops.equal(words, other).numpy().tolist() == [True, False]
+    assert kerasish.ops.not_equal(other, words).numpy().tolist() == [False,
+                                                                     True]
