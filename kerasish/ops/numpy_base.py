@@ -38,6 +38,10 @@ def _kind(x):
 def _promote(a, b):
     """Keras's promotion for a binary op (`backend.result_type`: a Python
     `int`/`float` takes the other operand's type)."""
+    # A Python string meets text tensors as a 0-d text array (as Keras on
+    # TensorFlow compares a string tensor with "a").
+    a = np.asarray(a) if isinstance(a, (str, bytes)) else a
+    b = np.asarray(b) if isinstance(b, (str, bytes)) else b
     ka, kb = _kind(a), _kind(b)
     if ka is None and kb is None:
         a = convert_to_tensor(a)

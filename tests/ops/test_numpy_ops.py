@@ -435,3 +435,7 @@ def test_text_tensors_compare_without_numeric_promotion():
     assert kerasish.ops.equal(words, other).numpy().tolist() == [True, False]
     assert kerasish.ops.not_equal(other, words).numpy().tolist() == [False,
                                                                      True]
+    # A Python string compares with a text tensor (Keras on TensorFlow).
+    assert kerasish.ops.equal(words, "a").numpy().tolist() == [True, False]
+    picked = kerasish.ops.where(np.array([True, False]), words, "z")
+    assert picked.numpy().tolist() == ["a", "z"]
