@@ -137,14 +137,9 @@ def test_embeddings_checkpoint_and_projector_config(tmp_path):
 
 def test_multi_optimizer_rates_get_one_tag_each(tmp_path):
     # Keras 3.15's tags: epoch_learning_rate_<inner optimizer name>.
+    from tests.callbacks.test_lr_callbacks import multi_optimizer_model
     x, y = data(10)
-    model = keras.Sequential([keras.Input((3,)),
-                              keras.layers.Dense(2, name="enc"),
-                              keras.layers.Dense(1, name="head")])
-    rates = keras.optimizers.OptimizerMap(
-        default_optimizer=keras.optimizers.SGD(0.01, name="sgd_b"))
-    rates["enc"] = keras.optimizers.SGD(0.1, name="sgd_a")
-    model.compile(keras.optimizers.MultiOptimizer(rates), "mse")
+    model = multi_optimizer_model()
     model.fit(x, y, batch_size=5, epochs=2, verbose=0,
               callbacks=[TensorBoard(str(tmp_path), write_graph=False)])
     train = read(str(tmp_path / "train"))
