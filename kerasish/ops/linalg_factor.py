@@ -65,7 +65,9 @@ def cholesky_inverse(x, upper=False):
     x = _float(x)
     _assert_2d(x)
     _assert_square(x)
-    eye = knp.eye(x.shape[-1], dtype=x.dtype)
+    # A batch of factors needs a batch of identities: a lone `(M, M)` right
+    # side next to a rank-3 factor would read as a batch of vectors.
+    eye = knp.broadcast_to(knp.eye(x.shape[-1], dtype=x.dtype), x.shape)
     factor_inv = solve_triangular(x, eye, lower=not upper)
     flipped = knp.swapaxes(factor_inv, -1, -2)
     if upper:

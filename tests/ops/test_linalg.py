@@ -298,3 +298,17 @@ def test_model_with_inv_runs():
 def test_bad_inputs_raise_clear_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_inverse_of_a_batch(upper):
+    # Reference from Keras 3.15 on TensorFlow (its JAX backend fails on a
+    # batch): one inverse per matrix.
+    a = np.array([[[4.0, 2.0], [2.0, 5.0]], [[9.0, 3.0], [3.0, 2.0]]],
+                 dtype="float32")
+    out = ops.cholesky_inverse(ops.cholesky(a, upper=upper), upper=upper)
+    close(out, [[[0.3125, -0.125], [-0.125, 0.25]],
+                [[0.222222, -0.333333], [-0.333333, 1.0]]])
+    check_grads(lambda f: ops.cholesky_inverse(f, upper=upper),
+                [np.linalg.cholesky(a.astype("float64")).swapaxes(-1, -2)
+                 if upper else np.linalg.cholesky(a.astype("float64"))])
