@@ -91,7 +91,7 @@ class FitState:
             yield from batches
         elif self.iterator.steps_per_epoch:
             # The cursor was restored: the next batch *is* batch `start`.
-            yield from zip(range(start, self.iterator.steps_per_epoch),
+            yield from zip(range(start, self.iterator.steps_to_run),
                            (batch for _, batch in batches))
         else:
             for step, batch in batches:

@@ -10,6 +10,11 @@ data" warning, and training stops after that epoch (the warning's
 "interrupting training"); Keras instead keeps running epochs on the two
 batches it read ahead. `adapter.on_epoch_begin/on_epoch_end` (a
 PyDataset's hooks) run once around every epoch.
+
+With `steps_per_execution=N` the loops run N batches between batch hooks
+(`executions`); as in Keras, an epoch of `steps_per_epoch` steps then runs
+whole executions, `ceil(steps_per_epoch / N) * N` batches while the data
+lasts.
 """
 import warnings
 
@@ -29,16 +34,19 @@ class EpochIterator:
         restart_each_epoch: Start every epoch from the beginning of the
             data and never go past its end (evaluation and prediction
             passes) instead of continuing the pass.
+        steps_per_execution: Batches run between batch hooks (the
+            model's `steps_per_execution`).
     """
 
     def __init__(self, adapter, steps_per_epoch=None,
-                 restart_each_epoch=False):
+                 restart_each_epoch=False, steps_per_execution=1):
         from kerasish.utils.config_utils import capped_steps
         self.adapter = adapter
         # keras.config.set_max_steps_per_epoch caps every loop (debug runs).
         self.steps_per_epoch = capped_steps(steps_per_epoch,
                                             adapter.num_batches)
         self.restart_each_epoch = restart_each_epoch
+        self.steps_per_execution = steps_per_execution
         self._pass = 0
         self._iterator = None
         self._consumed = 0
@@ -49,6 +57,13 @@ class EpochIterator:
         if self.steps_per_epoch:
             return self.steps_per_epoch
         return self.adapter.num_batches
+
+    @property
+    def steps_to_run(self):
+        """Batches an epoch of `steps_per_epoch` steps runs: whole
+        executions."""
+        per = self.steps_per_execution
+        return -(-self.steps_per_epoch // per) * per
 
     def _next_batch(self):
         if self._iterator is None:
@@ -87,12 +102,29 @@ class EpochIterator:
             step += 1
 
     def _steps(self):
-        for step in range(self.steps_per_epoch):
+        for step in range(self.steps_to_run):
             batch = self._take()
             if batch is None:
                 warnings.warn(_RAN_OUT, stacklevel=3)
                 return
             yield step, batch
+
+    def enumerate_executions(self, pairs=None):
+        """Group an epoch's `(step, batch)` pairs (`pairs`, or this
+        iterator's `enumerate_epoch()`) into `(begin_step, end_step,
+        batches)`. `end_step` is `begin_step + steps_per_execution - 1`
+        even when the data ends sooner: the step Keras reports."""
+        pairs = self.enumerate_epoch() if pairs is None else pairs
+        per, group = self.steps_per_execution, []
+        for step, batch in pairs:
+            if not group:
+                begin = step
+            group.append(batch)
+            if len(group) == per:
+                yield begin, begin + per - 1, group
+                group = []
+        if group:
+            yield begin, begin + per - 1, group
 
     def _take(self):
         """The next batch, starting a new pass if the data allows it (never

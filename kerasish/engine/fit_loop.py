@@ -3,8 +3,9 @@
     on_train_begin
     for epoch in range(initial_epoch, epochs):
         reset metrics; on_epoch_begin(epoch)
-        for step, batch: on_train_batch_begin(step); runtime.train_step;
-                         on_train_batch_end(step, logs); stop_training?
+        for each execution of `steps_per_execution` batches:
+            on_train_batch_begin(begin_step); runtime.train_step per batch;
+            on_train_batch_end(end_step, logs); stop_training?
         validation (same callbacks, on_test_* hooks) -> val_* keys
         on_epoch_end(epoch, logs); stop_training?
     optimizer.finalize_variable_values; on_train_end(last epoch logs)
@@ -61,7 +62,9 @@ class FitLoop:
         adapter = get_data_adapter(x, y, sw, a["batch_size"],
                                    a["steps_per_epoch"], a["shuffle"],
                                    a["class_weight"])
-        self.iterator = EpochIterator(adapter, a["steps_per_epoch"])
+        self.iterator = EpochIterator(
+            adapter, a["steps_per_epoch"],
+            steps_per_execution=self.model.steps_per_execution)
         # Keras starts (and drops) a pass to build, which makes that pass's
         # shuffle draws: reading the same way keeps its batch order.
         self.model._symbolic_build(
@@ -110,8 +113,9 @@ class FitLoop:
         if not adapter.restartable:
             # A generator is read once; later validations replay it.
             adapter = CachingDataAdapter(adapter)
-        return EpochIterator(adapter, a["validation_steps"],
-                             restart_each_epoch=True)
+        return EpochIterator(
+            adapter, a["validation_steps"], restart_each_epoch=True,
+            steps_per_execution=self.model.steps_per_execution)
 
     def _train(self):
         from kerasish.callbacks.training_state import interrupt_guard
@@ -155,11 +159,13 @@ class FitLoop:
         model.reset_metrics()
         cbs.on_epoch_begin(epoch)
         logs = {}
-        for step, batch in state.epoch_batches(epoch):
-            cbs.on_train_batch_begin(step)
-            logs = self.runner.train_step(batch).logs
-            cbs.on_train_batch_end(step, logs)
-            state.end_batch(step)
+        for begin, end, batches in self.iterator.enumerate_executions(
+                state.epoch_batches(epoch)):
+            cbs.on_train_batch_begin(begin)
+            for batch in batches:
+                logs = self.runner.train_step(batch).logs
+            cbs.on_train_batch_end(end, logs)
+            state.end_batch(end)
             if model.stop_training or state.interrupt_requested:
                 break
         ran = bool(logs)
@@ -196,10 +202,11 @@ def evaluate_loop(model, iterator, callbacks, verbose):
     model.reset_metrics()
     logs = {}
     try:
-        for step, batch in iterator.enumerate_epoch():
-            callbacks.on_test_batch_begin(step)
-            logs = runtime.test_step(model, batch)
-            callbacks.on_test_batch_end(step, logs)
+        for begin, end, batches in iterator.enumerate_executions():
+            callbacks.on_test_batch_begin(begin)
+            for batch in batches:
+                logs = runtime.test_step(model, batch)
+            callbacks.on_test_batch_end(end, logs)
             if model.stop_evaluating:
                 break
     finally:
@@ -223,15 +230,14 @@ def predict_loop(model, iterator, callbacks, verbose):
     callbacks.on_predict_begin()
     outputs, structure = None, None
     try:
-        for step, batch in iterator.enumerate_epoch():
-            callbacks.on_predict_batch_begin(step)
-            batch_out = tree.map_structure(
-                np.asarray, runtime.predict_step(model, batch))
+        for begin, end, batches in iterator.enumerate_executions():
+            callbacks.on_predict_batch_begin(begin)
+            batch_out = _predict_execution(model, runtime, batches)
             structure = batch_out
             flat = tree.flatten(batch_out)
             outputs = [[f] for f in flat] if outputs is None else \
                 [acc + [f] for acc, f in zip(outputs, flat)]
-            callbacks.on_predict_batch_end(step, {"outputs": batch_out})
+            callbacks.on_predict_batch_end(end, {"outputs": batch_out})
             if model.stop_predicting:
                 break
     finally:
@@ -241,3 +247,14 @@ def predict_loop(model, iterator, callbacks, verbose):
         raise ValueError("`predict` received no data: the input is empty.")
     return tree.pack_sequence_as(
         structure, [np.concatenate(parts, axis=0) for parts in outputs])
+
+
+def _predict_execution(model, runtime, batches):
+    """The outputs of one execution's batches, concatenated along axis 0
+    (what Keras hands `on_predict_batch_end`)."""
+    parts = [tree.map_structure(np.asarray, runtime.predict_step(model, b))
+             for b in batches]
+    if len(parts) == 1:
+        return parts[0]
+    return tree.map_structure(lambda *xs: np.concatenate(xs, axis=0),
+                              *parts)

@@ -62,8 +62,11 @@ class Trainer:
                 (the default) the forward pass and loss of a step are
                 recorded once per input signature and replayed, as Keras
                 compiles them (see `engine.step_trace`).
-            steps_per_execution: Accepted for compatibility; kerasish runs
-                one step at a time.
+            steps_per_execution: Int. The number of batches to run
+                between batch hooks (defaults to 1). As in Keras, batch
+                callbacks then see `on_*_batch_begin(first_step)` and
+                `on_*_batch_end(last_step)` once per N batches, and an
+                epoch of `steps_per_epoch` steps runs whole executions.
             jit_compile: `"auto"` (the default) means `not run_eagerly`;
                 `False` runs every step eagerly.
             auto_scale_loss: Wrap the optimizer in a `LossScaleOptimizer`
@@ -100,7 +103,8 @@ class Trainer:
             else jit_compile
         from kerasish.engine.step_trace import StepTraces
         object.__setattr__(self, "_step_traces", StepTraces())
-        self.steps_per_execution = steps_per_execution
+        self.steps_per_execution = _checked_steps_per_execution(
+            steps_per_execution)
         # As Keras, the config keeps the optimizer as given (not the loss
         # scaling wrapper made above; compiling again makes it again).
         object.__setattr__(self, "_compile_config", dict(
@@ -379,7 +383,9 @@ class Trainer:
         if iterator is None:
             adapter = get_data_adapter(x, y, sample_weight, batch_size,
                                        steps, shuffle=False)
-            iterator = EpochIterator(adapter, steps, restart_each_epoch=True)
+            iterator = EpochIterator(
+                adapter, steps, restart_each_epoch=True,
+                steps_per_execution=self.steps_per_execution)
         logs = evaluate_loop(self, iterator, callbacks, verbose)
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
@@ -389,7 +395,9 @@ class Trainer:
         from kerasish.engine.fit_loop import predict_loop
         adapter = get_data_adapter(x, batch_size=batch_size,
                                    steps_per_epoch=steps, shuffle=False)
-        iterator = EpochIterator(adapter, steps, restart_each_epoch=True)
+        iterator = EpochIterator(
+            adapter, steps, restart_each_epoch=True,
+            steps_per_execution=self.steps_per_execution)
         return predict_loop(self, iterator, callbacks,
                             verbose)
 
@@ -536,3 +544,12 @@ def _scaled_overflow(optimizer):
             not hasattr(optimizer, "check_finite"):
         return contextlib.nullcontext()
     return np.errstate(over="ignore", invalid="ignore")
+
+
+def _checked_steps_per_execution(value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or value < 1:
+        raise ValueError(
+            "`steps_per_execution` must be an integer >= 1. "
+            f"Received: steps_per_execution={value!r}")
+    return int(value)
