@@ -173,18 +173,23 @@ class ProgbarLogger(Callback):
                 bar_format=("{desc} " if label else "") +
                 "{n_fmt}/{total_fmt} {bar:20} {remaining}{postfix}")
 
-    def _advance(self, logs, total):
-        self._seen += 1
+    def _advance(self, batch, logs, total):
+        """Move to step `batch + 1` (Keras's count: with
+        `steps_per_execution` a hook covers several steps); returns how
+        many steps that is."""
+        seen = batch + 1 if not total else min(batch + 1, total)
+        done, self._seen = max(seen - self._seen, 0), max(seen, self._seen)
         if self._bar is not None:
-            postfix = format_logs(logs or {}).lstrip() + self._fit_eta(1)
+            postfix = format_logs(logs or {}).lstrip() + self._fit_eta(done)
             self._bar.set_postfix_str(postfix, refresh=False)
-            self._bar.update(1)
-            return
+            self._bar.update(done)
+            return done
         now = time.time()
         if self.verbose == 1 and self.interval and \
                 now - self._last_line >= self.interval:
             self._last_line = now
             self._print(self._progress_line(logs, total, now))
+        return done
 
     def _progress_line(self, logs, total, now):
         prefix = f"{self._label} " if self._label else ""
@@ -247,9 +252,9 @@ class ProgbarLogger(Callback):
         self._open(self.target)
 
     def on_train_batch_end(self, batch, logs=None):
-        self._advance(logs, self.target)
+        done = self._advance(batch, logs, self.target)
         if self._fit is not None:
-            self._fit["done"] += 1
+            self._fit["done"] += done
 
     def on_epoch_end(self, epoch, logs=None):
         self._close(logs, self.target, with_eta=True)
@@ -276,9 +281,9 @@ class ProgbarLogger(Callback):
 
     def on_test_batch_end(self, batch, logs=None):
         if self._in_fit:
-            self._advance(None, self._val_target)
+            self._advance(batch, None, self._val_target)
         else:
-            self._advance(logs, self.target)
+            self._advance(batch, logs, self.target)
 
     def on_test_end(self, logs=None):
         if self._in_fit:
@@ -294,7 +299,7 @@ class ProgbarLogger(Callback):
         self._open(self.target)
 
     def on_predict_batch_end(self, batch, logs=None):
-        self._advance(None, self.target)
+        self._advance(batch, None, self.target)
 
     def on_predict_end(self, logs=None):
         self._close(None, self.target)

@@ -175,3 +175,17 @@ def test_final_line_counts_the_target_when_a_loop_stops_early(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Epoch 1/2" and len(lines) == 3
     assert all(re.match(r"5/5 - \d+s - ", line) for line in lines[1:])
+
+
+def test_steps_per_execution_counts_steps_not_hooks():
+    # Keras counts `batch + 1` steps: one hook per execution of 3 batches
+    # still ends its epoch at 4/4, with no fit ETA left on the last line.
+    x, y = data(20)
+    model = regression_model()
+    model.compile("sgd", "mse", steps_per_execution=3)
+    stream = io.StringIO()
+    logger = ProgbarLogger(display="lines", interval=1e-9, stream=stream)
+    model.fit(x, y, batch_size=5, epochs=1, verbose=1, callbacks=[logger])
+    lines = stream.getvalue().splitlines()
+    assert [line.split(" ")[0] for line in lines] == ["3/4", "4/4", "4/4"]
+    assert "fit ETA" not in lines[-1]
