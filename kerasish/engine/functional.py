@@ -100,6 +100,15 @@ class Functional(Model):
     def output(self):
         return self._outputs_struct
 
+    def add_loss(self, loss):
+        """Keras 3 has no symbolic losses: a functional model adds its
+        losses through the layers' `call`s (e.g. an `ActivityRegularization`
+        layer or a layer calling `self.add_loss`)."""
+        raise NotImplementedError(
+            f"`add_loss()` is not supported on the functional model "
+            f"'{self.name}'. Add losses from inside a layer's `call()` "
+            "instead.")
+
     @property
     def input_shape(self):
         """Shapes of the flat inputs (one shape for a single input)."""

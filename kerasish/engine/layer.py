@@ -461,11 +461,22 @@ class Layer(Operation, QuantizationHooks):
 
     # -- losses ---------------------------------------------------------------
     def add_loss(self, loss):
-        """Add a scalar loss tensor (collected in `losses` for training)."""
+        """Add a scalar loss tensor (collected in `losses` for training).
+
+        `loss` may also be a nested structure of tensors: each one becomes
+        its own entry in `losses`, as in Keras.
+        """
         if call_context.in_trace():
             return
+        losses = tree.flatten(loss)
+        for value in losses:
+            if not isinstance(value, Tensor):
+                raise ValueError(
+                    "`add_loss()` can only be called from inside `build()` "
+                    "or `call()`, on a tensor input. Received invalid value: "
+                    f"{value!r:.80}")
         _LOSSES_ADDED[0] = True
-        self._losses.append(loss)
+        self._losses.extend(losses)
 
     @property
     def losses(self):

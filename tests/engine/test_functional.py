@@ -171,3 +171,15 @@ def test_subclassed_model_passes_text_but_dense_refuses_it():
     assert Text()(np.array([["a"], ["b"]])).shape == (2, 1)
     with pytest.raises(ValueError, match="Layer 'dense.*expects numeric"):
         layers.Dense(1)(np.array([["a"]]))
+
+
+def test_functional_add_loss_raises_as_keras():
+    # Keras 3.15's Functional.add_loss raises NotImplementedError (symbolic
+    # and eager alike); losses come from layers' calls instead.
+    inputs = kerasish.Input((2,))
+    outputs = kerasish.layers.Dense(1)(inputs)
+    model = kerasish.Model(inputs, outputs)
+    with pytest.raises(NotImplementedError, match="add_loss"):
+        model.add_loss(kerasish.ops.mean(outputs))
+    with pytest.raises(NotImplementedError, match="add_loss"):
+        model.add_loss(kerasish.ops.convert_to_tensor(1.0))

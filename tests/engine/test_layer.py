@@ -166,6 +166,26 @@ def test_add_loss_and_regularization_losses():
     np.testing.assert_allclose(float(dense.losses[0]), expected, rtol=1e-6)
 
 
+def test_add_loss_flattens_structures_and_rejects_non_tensors():
+    # Keras 3.15: add_loss([a, b]) adds two losses; a Python float or a
+    # numpy value raises ValueError ("can only be called ... on a tensor").
+    class Adds(layers.Layer):
+        def __init__(self, make, **kwargs):
+            super().__init__(**kwargs)
+            self.make = make
+
+        def call(self, x):
+            self.add_loss(self.make(x))
+            return x
+
+    layer = Adds(lambda x: [ops.sum(x), {"m": ops.mean(x)}])
+    layer(np.ones((2, 2), "float32"))
+    assert [float(v) for v in layer.losses] == [4.0, 1.0]
+    for bad in (0.5, np.float32(0.5)):
+        with pytest.raises(ValueError, match="on a tensor input"):
+            Adds(lambda x, bad=bad: bad)(np.ones((2, 2), "float32"))
+
+
 def test_frozen_weights_add_no_regularization_loss():
     # Keras regularizes `trainable_weights` only: freezing a regularized
     # layer (transfer learning) drops its penalty from the training loss.
