@@ -103,7 +103,8 @@ class FitState:
         the loop saw no batch); `{}` otherwise."""
         if self._resumed_epoch != epoch:
             return {}
-        return self.model.get_metrics_result()
+        from kerasish.callbacks.callback_list import pythonify_logs
+        return pythonify_logs(self.model.get_metrics_result())
 
     # -- capture ------------------------------------------------------------
     def capture(self):

@@ -8,6 +8,7 @@ resolves to binary, sparse-categorical or categorical accuracy from the
 shapes, as Keras does.
 """
 import contextlib
+from collections import OrderedDict
 
 from kerasish import tree
 from kerasish import losses as losses_module
@@ -167,6 +168,7 @@ class CompileMetrics(metrics_module.Metric):
     def build(self, y_true, y_pred):
         outputs, names = flat_outputs(y_pred, self.output_names)
         self._names = names
+        self._result_order = _keras_result_order(y_pred, names)
         self._nested_outputs = y_pred if is_deeply_nested(y_pred) else None
         self._with_metrics = self._outputs_with_metrics(names)
         labels = self._flatten(y_true, len(outputs))
@@ -280,7 +282,7 @@ class CompileMetrics(metrics_module.Metric):
         results, counts = {}, {}
         for weighted, group in ((False, self._flat_metrics),
                                 (True, self._flat_weighted)):
-            for mls in group:
+            for mls in (group[i] for i in self._result_order):
                 for m in (mls.metrics if mls is not None else []):
                     key = _prefixed(mls.output_name, m.name)
                     if key in counts and weighted:
@@ -291,6 +293,18 @@ class CompileMetrics(metrics_module.Metric):
                     counts.setdefault(key, 1)
                     results[key] = m.result()
         return results
+
+
+def _keras_result_order(y_pred, names):
+    """The order `result()` lists the outputs in: Keras lists a flat output
+    dict by sorted key (an `OrderedDict` in its own order), whatever order
+    the losses and labels follow."""
+    if not isinstance(y_pred, dict) or is_deeply_nested(y_pred) or \
+            None in names:
+        return list(range(len(names)))
+    keys = list(y_pred) if isinstance(y_pred, OrderedDict) else \
+        sorted(y_pred)
+    return [names.index(k) for k in keys]
 
 
 def _prefixed(output_name, name):

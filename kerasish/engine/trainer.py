@@ -203,8 +203,12 @@ class Trainer:
             metric.reset_state()
 
     def get_metrics_result(self):
-        """Current results of all metrics, flattened into a logs dict."""
-        from kerasish.callbacks.callback_list import pythonify_logs
+        """Current results of all metrics, flattened into one dict.
+
+        As in Keras, the keys follow `model.metrics` (a metric returning a
+        dict adds its keys) and the values are the metrics' result tensors;
+        the loops turn them into Python floats for callbacks and History.
+        """
         results = {}
         for metric in self.metrics:
             if isinstance(metric, compile_utils.CompileMetrics) and \
@@ -215,10 +219,11 @@ class Trainer:
                 results.update(value)
             else:
                 results[metric.name] = value
-        return pythonify_logs(results)
+        return results
 
     def _get_metrics_result_or_logs(self, logs):
-        metric_logs = self.get_metrics_result()
+        from kerasish.callbacks.callback_list import pythonify_logs
+        metric_logs = pythonify_logs(self.get_metrics_result())
         if isinstance(logs, dict) and set(logs) == set(metric_logs):
             return metric_logs
         return logs

@@ -259,3 +259,26 @@ class TestBadInput:
         model = classifier()
         with pytest.raises(ValueError, match=r"must be in \[0, 2\)"):
             model.fit(np.ones((4, 4)), np.array([0, 1, 2, 1]), verbose=0)
+
+
+def test_get_metrics_result_is_keras_ordered_tensors():
+    from kerasish.backend.tensor import Tensor
+    # Keras 3.15 (JAX) lists this model's results as
+    # ['loss', 'ya_mae', 'zb_mse', 'zb_mae', 'zb_loss', 'ya_loss']: its
+    # metrics in `model.metrics` order, a flat output dict by sorted key,
+    # the per-output losses in the loss dict's order; values are tensors.
+    x = np.linspace(0, 1, 24, dtype="float32").reshape(8, 3)
+    y = x.sum(1, keepdims=True)
+    inputs = kerasish.Input((3,))
+    a = layers.Dense(1, name="a", kernel_initializer="ones")(inputs)
+    b = layers.Dense(1, name="b", kernel_initializer="zeros")(inputs)
+    model = kerasish.Model(inputs, {"zb": b, "ya": a})
+    model.compile("sgd", {"zb": "mse", "ya": "mae"},
+                  metrics={"zb": ["mse", "mae"], "ya": ["mae"]})
+    logs = model.evaluate(x, {"zb": y, "ya": y}, verbose=0,
+                          return_dict=True)
+    result = model.get_metrics_result()
+    assert list(result) == ["loss", "ya_mae", "zb_mse", "zb_mae",
+                            "zb_loss", "ya_loss"]
+    assert all(isinstance(v, Tensor) for v in result.values())
+    assert {k: float(v) for k, v in result.items()} == pytest.approx(logs)
