@@ -150,6 +150,12 @@ def cast(x, dtype):
 def _limits(dtype):
     if dtype == "bool":
         return 0, 1
+    if dtype in dtypes_module.ML_FLOATS:
+        # numpy's finfo knows only its own floats.
+        dtypes_module.require_ml_dtypes(dtype)
+        import ml_dtypes
+        info = ml_dtypes.finfo(dtype)
+        return float(info.min), float(info.max)
     kind = np.iinfo if np.dtype(dtype).kind in "iu" else np.finfo
     return kind(dtype).min, kind(dtype).max
 
@@ -173,16 +179,23 @@ def saturate_cast(x, dtype):
     x = convert_to_tensor(x)
     dtype = dtypes_module.standardize_dtype(dtype)
     in_dtype = str(x.dtype)
+    from kerasish.ops.numpy_base import clip
+    if in_dtype in ("float16", "bfloat16") and dtype != "bool" \
+            and np.dtype(dtype).kind in "iu" and np.dtype(dtype).itemsize <= 4:
+        # A 16-bit float bound may round onto `max + 1` (32768 for int16):
+        # clip in float64, where the integer limits are exact, so the result
+        # saturates at the true limit as Keras's does.
+        return cast(clip(cast(x, "float64"), *_limits(dtype)), dtype)
     (in_min, in_max), (out_min, out_max) = _limits(in_dtype), _limits(dtype)
     # The output limits may not be representable in the input dtype
     # (float32 cannot hold int32's max): nudge them inside.
-    low = np.asarray(max(in_min, out_min)).astype(in_dtype)
-    if float(low) < out_min:
-        low = np.nextafter(low, 0, dtype=in_dtype)
-    high = np.asarray(min(in_max, out_max)).astype(in_dtype)
-    if float(high) > out_max:
-        high = np.nextafter(high, 0, dtype=in_dtype)
-    from kerasish.ops.numpy_base import clip
+    with np.errstate(over="ignore"):
+        low = np.asarray(max(in_min, out_min)).astype(in_dtype)
+        if float(low) < out_min:
+            low = np.nextafter(low, 0, dtype=in_dtype)
+        high = np.asarray(min(in_max, out_max)).astype(in_dtype)
+        if float(high) > out_max:
+            high = np.nextafter(high, 0, dtype=in_dtype)
     return cast(clip(x, low, high), dtype)
 
 

@@ -19,8 +19,10 @@ def _slice_key(inputs, start_indices, shape):
     key = []
     for d, s, n in zip(dims, start_indices, shape):
         s, n = int(to_array(s)), int(to_array(n))
+        # JAX's dynamic_slice counts a negative start from the end, then
+        # moves the window inside the array.
+        s = s + d if s < 0 else s
         n = d - s if n == -1 else n
-        # JAX's dynamic_slice moves the window inside the array.
         s = int(np.clip(s, 0, max(d - n, 0)))
         key.append(np.s_[s:s + n])
     return tuple(key)
@@ -32,8 +34,8 @@ def slice(inputs, start_indices, shape):
 
     Args:
         inputs: Input tensor.
-        start_indices: Start of the window per axis (clamped so that the
-            window fits, as in JAX).
+        start_indices: Start of the window per axis (negative ones count
+            from the end; clamped so that the window fits, as in JAX).
         shape: Window size per axis (-1: to the end).
 
     Returns:
@@ -55,11 +57,14 @@ def slice_update(inputs, start_indices, updates):
 
     Args:
         inputs: Input tensor.
-        start_indices: Start of the window per axis.
-        updates: New values; their shape is the window's.
+        start_indices: Start of the window per axis (negative ones count
+            from the end; clamped so that the window fits).
+        updates: New values; their shape is the window's. They are cast to
+            the dtype of `inputs`.
 
     Returns:
-        The updated tensor (differentiable in both tensors).
+        The updated tensor, of the dtype of `inputs` (differentiable in
+        both tensors).
 
     Example:
 
@@ -68,7 +73,10 @@ def slice_update(inputs, start_indices, updates):
            [0., 1., 1.]])
     """
     from kerasish.ops.numpy_index import _scatter_like
-    updates = convert_to_tensor(updates)
+    inputs = convert_to_tensor(inputs)
+    # The result keeps the dtype of `inputs` (Keras on TensorFlow casts the
+    # updates; its JAX backend refuses mixed dtypes).
+    updates = cast(updates, inputs.dtype)
     key = _slice_key(inputs, start_indices, updates.shape)
     return _scatter_like(inputs, key, updates)
 

@@ -245,3 +245,52 @@ def test_python_ints_beyond_int32_are_refused_not_wrapped():
         ops.convert_to_tensor([2**40])
     assert ops.convert_to_numpy(
         ops.convert_to_tensor([2**40], dtype="int64")).tolist() == [2**40]
+
+
+@pytest.mark.parametrize("src,dst,expected", [
+    # From Keras 3.15 (JAX backend) on
+    # [-1e10, -300, -128.6, 1.7, 255.5, 70000, inf] cast to `src` first.
+    ("float32", "bfloat16", [-9999220736.0, -300.0, -129.0, 1.703125, 256.0,
+                             70144.0, 3.3895313892515355e38]),
+    ("bfloat16", "int16", [-32768, -300, -129, 1, 256, 32767, 32767]),
+    ("bfloat16", "uint16", [0, 0, 0, 1, 256, 65535, 65535]),
+    ("bfloat16", "int32", [-2147483648, -300, -129, 1, 256, 70144,
+                           2147483647]),
+    ("float16", "int16", [-32768, -300, -128, 1, 255, 32767, 32767]),
+    ("bfloat16", "float16", [-65280.0, -300.0, -129.0, 1.703125, 256.0,
+                             65280.0, 65280.0]),
+])
+def test_saturate_cast_with_16_bit_floats(src, dst, expected):
+    pytest.importorskip("ml_dtypes")
+    values = np.array([-1e10, -300, -128.6, 1.7, 255.5, 7e4, np.inf],
+                      "float32")
+    with np.errstate(over="ignore"):
+        x = ops.cast(ops.clip(values, -6e4, np.inf) if src == "float16"
+                     else values, src)
+    out = ops.saturate_cast(x, dst)
+    assert out.dtype == dst
+    np.testing.assert_array_equal(ops.cast(out, "float64").numpy(),
+                                  np.asarray(expected, "float64"))
+
+
+def test_slice_counts_negative_starts_from_the_end():
+    # Keras 3.15 (JAX backend): dynamic_slice wraps a negative start, then
+    # moves the window inside the array.
+    x = np.arange(12.0).reshape(4, 3)
+    np.testing.assert_array_equal(ops.slice(x, (-1, 0), (2, 1)).numpy(),
+                                  [[6.0], [9.0]])
+    np.testing.assert_array_equal(ops.slice(x, (-9, -1), (2, 1)).numpy(),
+                                  [[2.0], [5.0]])
+    out = ops.slice_update(x, (-1, -2), np.ones((1, 2)))
+    np.testing.assert_array_equal(out.numpy()[3], [9.0, 1.0, 1.0])
+
+
+def test_slice_update_keeps_the_dtype_of_inputs():
+    # Keras 3.15 on TensorFlow casts the updates to the input dtype.
+    x = np.arange(6, dtype="int32").reshape(2, 3)
+    out = ops.slice_update(x, (0, 0), np.full((1, 2), 2.7, "float32"))
+    assert out.dtype == "int32"
+    np.testing.assert_array_equal(out.numpy(), [[2, 2, 2], [3, 4, 5]])
+    y = ops.slice_update(np.zeros((2, 2), "float32"), (1, 0),
+                         np.ones((1, 2), "int32"))
+    assert y.dtype == "float32"
