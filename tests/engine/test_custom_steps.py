@@ -157,7 +157,7 @@ class RecordsData(keras.Model):
 def test_steps_receive_x_alone_as_keras_packs_it():
     # Keras hands the steps `x` itself when there are no targets (the
     # keras.io VAE computes `binary_crossentropy(data, reconstruction)`);
-    # a list/tuple `x` comes wrapped as `(x,)`.
+    # a list/tuple `x` comes wrapped as `(x,)`, its list as a tuple.
     model = RecordsData()
     model.compile(optimizer="sgd")
     model.fit(X, epochs=1, batch_size=8, verbose=0)
@@ -167,7 +167,7 @@ def test_steps_receive_x_alone_as_keras_packs_it():
     model.fit({"a": X}, epochs=1, batch_size=8, verbose=0)
     model.fit([X, X], epochs=1, batch_size=8, verbose=0)
     assert model.seen == [(8, 3), ((8, 3), (8, 1)), (8, 3), (8, 3),
-                          {"a": (8, 3)}, ([(8, 3), (8, 3)],)]
+                          {"a": (8, 3)}, (((8, 3), (8, 3)),)]
 
 
 class NoCall(keras.Model):

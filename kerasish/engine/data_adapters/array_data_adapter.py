@@ -111,7 +111,9 @@ class ArrayDataAdapter(DataAdapter):
         if class_weight is not None:
             sample_weight = utils.class_weight_to_sample_weights(
                 y, class_weight)
-        self._data = utils.pack_data(x, y, sample_weight)
+        # As Keras's adapters, lists reach the steps as tuples.
+        self._data = tree.lists_to_tuples(
+            utils.pack_data(x, y, sample_weight))
         # Batches of `x` alone are `x` itself, as Keras gives them to the
         # steps (`pack_x_y_sample_weight`); a list/tuple `x` stays `(x,)`.
         self._bare_x = y is None and not isinstance(x, (list, tuple))
