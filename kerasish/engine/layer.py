@@ -857,9 +857,13 @@ def _checked_auto_config(layer):
 
 
 def _takes_name(cls):
-    """Whether `cls(name=...)` works: a config keeps `name` only then."""
+    """Whether the automatic config keeps `name`: Keras keeps it when
+    `__init__` has a `name` argument or a `**kwargs` one spelled exactly
+    so (under another spelling, such as `**kw`, Keras drops it)."""
     params = inspect.signature(cls.__init__).parameters.values()
-    return any(p.name == "name" or p.kind is p.VAR_KEYWORD for p in params)
+    return any(p.name == "name" or (p.name == "kwargs" and
+                                    p.kind is p.VAR_KEYWORD)
+               for p in params)
 
 
 def _overrides(obj, method):

@@ -101,6 +101,20 @@ def test_auto_config_matches_keras():
         _ObjectDefault().get_config()
 
 
+class _OtherKwargsName(layers.Layer):
+    def __init__(self, units=3, **kw):
+        super().__init__(**kw)
+        self.units = units
+
+
+def test_auto_config_drops_name_unless_kwargs_is_spelled_kwargs():
+    # Keras 3.15 keeps `name` only for an `__init__` with a `name` argument
+    # or a `**kwargs` spelled exactly so: under `**kw` the config has none.
+    config = _OtherKwargsName(units=5, name="x").get_config()
+    assert sorted(config) == ["dtype", "trainable", "units"]
+    assert _OtherKwargsName.from_config(config).units == 5
+
+
 def test_unique_automatic_names():
     a, b, c = layers.Dense(1), layers.Dense(1), layers.Dense(1, name="x")
     d = layers.Dense(1)
