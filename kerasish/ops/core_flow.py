@@ -228,9 +228,23 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         x = None if xs is None else tree.pack_sequence_as(
             xs, [leaf[i] for leaf in leaves])
         carry, ys[i] = f(carry, x)
+        if i == (n - 1 if reverse else 0):
+            _check_carry(init, carry)
     if n == 0 or all(y is None for y in tree.flatten(ys[0])):
         return carry, None
     return carry, _stack_structures(ys)
+
+
+def _check_carry(init, carry):
+    """The carry must keep its leaves and their shapes from step to step
+    (lists and tuples are interchangeable, as leaves are compared)."""
+    def shapes(value):
+        return [tuple(np.shape(to_array(v))) for v in tree.flatten(value)]
+    if shapes(init) != shapes(carry):
+        raise ValueError("`scan`: `f` must return a carry with the "
+                         "structure and shapes of `init`. Received: init "
+                         f"shapes {shapes(init)}, carry shapes "
+                         f"{shapes(carry)}")
 
 
 def _interleave(even, odd, axis):

@@ -75,6 +75,15 @@ def test_scan_structures_and_none_outputs():
         ops.scan(step, 0.0, np.ones(2), unroll=0)
 
 
+def test_scan_rejects_a_carry_that_changes_shape():
+    # Keras 3.15 refuses it (TypeError on JAX, ValueError on TensorFlow).
+    with pytest.raises(ValueError, match=r"shapes of `init`.*\(3,\).*\(2,\)"):
+        ops.scan(lambda c, x: (c[:2], x), np.zeros(3), np.ones((4, 3)))
+    with pytest.raises(ValueError, match="structure"):
+        ops.scan(lambda c, x: ((c, c), x), np.zeros(3), np.ones((4, 3)),
+                 reverse=True)
+
+
 def test_associative_scan_matches_sequential_scan():
     for n in range(1, 12):
         x = rng.standard_normal((n, 2))
