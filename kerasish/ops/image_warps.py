@@ -111,6 +111,10 @@ def affine_transform(images, transform, interpolation="bilinear",
                          "transform) or rank 2 (batch of transforms). "
                          "Received input with shape: "
                          f"transform.shape={transform.shape}")
+    if transform.shape[-1] != 8:
+        raise ValueError("Invalid transform: expected 8 values per transform "
+                         "[a0, a1, a2, b0, b1, b2, c0, c1]. Received input "
+                         f"with shape: transform.shape={transform.shape}")
     images, how = _to_nhwc(images, data_format)
     work = _float_work(images)
     if transform.ndim == 1:

@@ -193,6 +193,8 @@ def test_model_with_resize_trains():
      "interpolation"),
     (lambda: image.affine_transform(np.ones((4, 4, 1)), np.ones((1, 1, 8))),
      ValueError, "transform rank"),
+    (lambda: image.affine_transform(np.ones((4, 4, 1)), np.ones((2, 6))),
+     ValueError, r"8 values.*\(2, 6\)"),
     (lambda: image.affine_transform(np.ones((4, 4, 1)), np.ones(8),
                                     fill_mode="edge"), ValueError,
      "fill_mode"),
