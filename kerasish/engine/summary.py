@@ -43,7 +43,7 @@ def format_layer_shape(layer):
         shapes = [_format_shape(t.shape) for t in outputs]
         return shapes[0] if len(shapes) == 1 else \
             "[" + ", ".join(shapes) + "]"
-    if layer._build_shapes_dict:
+    if layer._build_shapes_dict and _declares_output_shape(layer):
         try:
             out = layer.compute_output_shape(
                 *layer._build_shapes_dict.values())
@@ -56,6 +56,27 @@ def format_layer_shape(layer):
                 "'", "")
         return _format_shape(out)
     return "?"
+
+
+def _declares_output_shape(layer):
+    """Whether Keras could name `layer`'s output shape outside a graph:
+    a custom layer (or subclassed model) must implement
+    `compute_output_shape`, else Keras's summary shows "?"; built-in layers
+    (whose Keras counterparts all declare one) and Functional/Sequential
+    models always can."""
+    from kerasish.engine.functional import Functional
+    from kerasish.engine.layer import Layer
+    from kerasish.engine.sequential import Sequential
+    if isinstance(layer, (Functional, Sequential)):
+        return True
+    for cls in type(layer).__mro__:
+        if cls is Layer:
+            return False
+        if "compute_output_shape" in vars(cls) or (
+                cls.__module__.startswith("kerasish.") and
+                not cls.__module__.startswith("kerasish.engine.")):
+            return True
+    return False
 
 
 def _connections(layer, model_nodes):

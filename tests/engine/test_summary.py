@@ -234,3 +234,70 @@ def test_layer_range():
         summary(model, layer_range=["hid"])
     with pytest.raises(ValueError, match="string type only"):
         summary(model, layer_range=["hid", 3])
+
+
+SUBCLASSED = """\
+Model: "outer_model"
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓
+┃ Layer (type)                    ┃ Output Shape           ┃       Param # ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩
+│ doubler (Doubler)               │ ?                      │             0 │
+├─────────────────────────────────┼────────────────────────┼───────────────┤
+│ first_two (FirstTwo)            │ (2, 2)                 │             0 │
+├─────────────────────────────────┼────────────────────────┼───────────────┤
+│ my_dense (MyDense)              │ (2, 4)                 │            12 │
+├─────────────────────────────────┼────────────────────────┼───────────────┤
+│ inner_model (InnerModel)        │ ?                      │            15 │
+├─────────────────────────────────┼────────────────────────┼───────────────┤
+│ sequential (Sequential)         │ (2, 2)                 │             8 │
+└─────────────────────────────────┴────────────────────────┴───────────────┘
+ Total params: 35 (140.00 B)
+ Trainable params: 35 (140.00 B)
+ Non-trainable params: 0 (0.00 B)
+"""
+
+
+class Doubler(L.Layer):
+    def call(self, x):
+        return x * 2
+
+
+class FirstTwo(L.Layer):
+    def call(self, x):
+        return x[:, :2]
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], 2)
+
+
+class MyDense(L.Dense):
+    pass
+
+
+class InnerModel(kerasish.Model):
+    def __init__(self):
+        super().__init__()
+        self.d = L.Dense(3)
+
+    def call(self, x):
+        return self.d(x)
+
+
+class OuterModel(kerasish.Model):
+    def __init__(self):
+        super().__init__()
+        self.c, self.w, self.m = Doubler(), FirstTwo(), MyDense(4)
+        self.i = InnerModel()
+        self.seq = kerasish.Sequential([L.Dense(2)])
+
+    def call(self, x):
+        return self.seq(self.i(self.m(self.w(self.c(x)))))
+
+
+def test_subclassed_sublayers_without_compute_output_shape_show_a_question_mark():
+    # Printed by Keras 3.15.1: outside a graph, a custom layer's shape is
+    # known only through its own compute_output_shape (built-in ones, and
+    # subclasses of them, always have one).
+    model = OuterModel()
+    model(kerasish.ops.ones((2, 5)))
+    assert summary(model) == SUBCLASSED
