@@ -75,7 +75,9 @@ def to_array(x):
     if isinstance(x, (np.ndarray, np.generic, int, float, bool, complex)):
         return x
     if x is None:
-        raise TypeError("Expected a tensor, array or number. Received: None")
+        # ValueError as Keras on JAX and TensorFlow ("None is not a valid
+        # value for jnp.array"): a user sees it for a missing `y` or input.
+        raise ValueError("Expected a tensor, array or number. Received: None")
     if isinstance(x, (list, tuple)):
         return _sequence_to_array(x)
     if hasattr(x, "__array__"):

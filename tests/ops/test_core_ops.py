@@ -220,6 +220,9 @@ def test_functional_model_with_rearrange_and_scan():
 
 @pytest.mark.parametrize("call,error,match", [
     (lambda: ops.convert_to_tensor([1.0], sparse=True), ValueError, "sparse"),
+    # Keras 3.15 raises ValueError for None on JAX and TensorFlow.
+    (lambda: ops.convert_to_tensor(None), ValueError, "Received: None"),
+    (lambda: ops.add(None, 1.0), ValueError, "Received: None"),
     (lambda: ops.scatter_update(np.zeros(3), [[0]], [1.0], reduction="avg"),
      ValueError, "reduction"),
     (lambda: ops.scatter(np.zeros((2, 3), "int32"), np.ones(2), (4, 4)),
