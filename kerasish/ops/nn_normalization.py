@@ -174,6 +174,15 @@ def rms_normalization(x, scale=None, axis=-1, epsilon=None):
 def psnr(x1, x2, max_val):
     """Peak signal-to-noise ratio: `20 log10(max_val) - 10 log10(mse)`.
 
+    Args:
+        x1: First image tensor.
+        x2: Second image tensor, of the shape of `x1`.
+        max_val: Largest possible pixel value (e.g. `1.0` or `255.0`).
+
+    Returns:
+        A scalar in the float dtype of the images (float32 for float32 or
+        integer images).
+
     Example:
 
     >>> round(float(psnr(np.zeros(4), np.full(4, 0.1), 1.0)), 4)
@@ -185,6 +194,8 @@ def psnr(x1, x2, max_val):
             "Input shapes must be the same. Received shapes: "
             f"x1.shape={x1.shape}, x2.shape={x2.shape}")
     mse = knp.mean(knp.square(knp.subtract(x1, x2)))
-    log10 = np.log(10.0)
-    return knp.subtract(20.0 * np.log10(max_val),
-                        knp.multiply(knp.log(mse), 10.0 / log10))
+    # `max_val` in the images' dtype, so a float32 pair gives float32.
+    peak = knp.log(convert_to_tensor(max_val, dtype=mse.dtype))
+    to_db = float(10.0 / np.log(10.0))
+    return knp.subtract(knp.multiply(peak, 2.0 * to_db),
+                        knp.multiply(knp.log(mse), to_db))

@@ -47,6 +47,11 @@ def test_rms_and_batch_normalization_match_keras():
 def test_psnr_and_erf_family_match_keras():
     assert float(ops.psnr(X, X * 0.9, 2.0)) == pytest.approx(
         24.711307525634766, rel=1e-6)
+    # Keras 3.15 keeps the images' float dtype (it gave float64 here).
+    x32 = np.asarray(X, "float32")
+    assert ops.psnr(x32, x32 * 0.9, 2.0).dtype == "float32"
+    assert ops.psnr(x32.astype("float16"), x32.astype("float16"),
+                    1.0).dtype == "float16"
     np.testing.assert_allclose(
         ops.erf(np.float32([-2.0, -0.3, 0.7, 3.0])),
         [-0.9953222274780273, -0.328626811504364, 0.6778011322021484,
