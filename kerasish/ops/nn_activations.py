@@ -371,9 +371,11 @@ def hard_tanh(x):
     >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
     array([-1. , -0.5,  0. ,  0.5,  1. ], dtype=float32)
     """
-    x = _float(x)
-    inner = knp.where(knp.less(x, -1.0), -1.0, x)
-    return knp.where(knp.greater(x, 1.0), 1.0, inner)
+    # Python-int bounds keep the dtype of `x` (int32 stays int32, as in
+    # Keras's JAX backend).
+    x = convert_to_tensor(x)
+    inner = knp.where(knp.less(x, -1), -1, x)
+    return knp.where(knp.greater(x, 1), 1, inner)
 
 
 @keras_op
@@ -407,9 +409,11 @@ def threshold(x, threshold, default_value):
     >>> threshold([1.0, 3.0], 2.0, 0.0).numpy()
     array([0., 3.], dtype=float32)
     """
-    x = _float(x)
-    return knp.where(knp.greater(x, threshold), x,
-                     cast(default_value, x.dtype))
+    # The result dtype follows Keras's promotion of `x` with a (weakly
+    # typed) Python `default_value`: int32 with 0 stays int32, with -7.0
+    # it becomes float32; float16 stays float16.
+    x = convert_to_tensor(x)
+    return knp.where(knp.greater(x, threshold), x, default_value)
 
 
 @keras_op

@@ -125,3 +125,20 @@ def test_batch_normalization_broadcasts_one_value_as_keras():
                                      epsilon=0.0)
     np.testing.assert_allclose(ops.convert_to_numpy(out), [[-1.0, 1.0]],
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn,x,expected,dtype", [
+    # From Keras 3.15 (JAX backend).
+    (lambda x: ops.hard_tanh(x), np.array([-3, 0, 2], "int32"), [-1, 0, 1],
+     "int32"),
+    (lambda x: ops.threshold(x, 1, 0), [1, 5, 3], [0, 5, 3], "int32"),
+    (lambda x: ops.threshold(x, 1, -7.0), [1, 5, 3], [-7.0, 5.0, 3.0],
+     "float32"),
+    (lambda x: ops.threshold(x, 1, -7.0), np.array([-3, 0, 2], "float16"),
+     [-7.0, -7.0, 2.0], "float16"),
+    (lambda x: ops.hard_tanh(x), [1.0, 2.5], [1.0, 1.0], "float32"),
+])
+def test_hard_tanh_and_threshold_keep_keras_dtypes(fn, x, expected, dtype):
+    out = fn(x)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out.numpy(), np.asarray(expected, dtype))
