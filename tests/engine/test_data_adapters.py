@@ -145,13 +145,24 @@ def test_class_weight_rules():
         class_weight_to_sample_weights(np.array([0, 1]), {}), [1.0, 1.0])
     with pytest.raises(ValueError, match="integer class indices"):
         class_weight_to_sample_weights(np.array([0]), {"cat": 1.0})
-    with pytest.raises(ValueError, match="non-negative"):
-        class_weight_to_sample_weights(np.array([0]), {-1: 1.0})
     with pytest.raises(ValueError, match="must be a dict|to be a dict"):
         class_weight_to_sample_weights(np.array([0]), [1.0, 2.0])
     with pytest.raises(ValueError, match="single output"):
         class_weight_to_sample_weights([np.array([0]), np.array([1])],
                                        {0: 1.0})
+
+
+def test_class_weight_negative_keys_weigh_negative_labels():
+    # Reference values from Keras 3.15
+    # (data_adapter_utils.class_weight_to_sample_weights).
+    np.testing.assert_array_equal(
+        class_weight_to_sample_weights(np.array([-1, 0, 1, -2, 3]),
+                                       {-1: 0.5, 1: 3.0, -3: 9.0}),
+        [0.5, 1.0, 3.0, 1.0, 1.0])
+    np.testing.assert_array_equal(
+        class_weight_to_sample_weights(np.array([[-1.2], [0.4], [1.0]]),
+                                       {-1: 0.5, 1: 3.0}),
+        [0.5, 1.0, 3.0])
 
 
 def test_train_validation_split_takes_the_last_fraction():

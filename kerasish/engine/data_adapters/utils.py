@@ -89,10 +89,6 @@ def _class_weight_table(class_weight):
                 "Expected `class_weight` to be a dict with integer class "
                 f"indices as keys. Received: class_weight={class_weight}"
             ) from None
-        if index < 0:
-            raise ValueError(
-                "`class_weight` keys must be non-negative class indices. "
-                f"Received: class_weight={class_weight}")
         weights[index] = weight
     return weights
 
@@ -120,6 +116,13 @@ def class_weight_to_sample_weights(y, class_weight):
                [int(labels.max()) + 1 if labels.size else 1])
     table = np.ones(max(size, 1), dtype=config.floatx())
     for key, value in weights.items():
-        table[key] = value
+        if key >= 0:
+            table[key] = value
     safe = np.clip(labels, 0, table.size - 1)
-    return np.where(labels >= 0, table[safe], 1.0).astype(config.floatx())
+    out = np.where(labels >= 0, table[safe], 1.0).astype(config.floatx())
+    # As Keras, a negative key weighs the samples carrying that label
+    # (e.g. the -1 of `ignore_class=-1`); it is not an error.
+    for key, value in weights.items():
+        if key < 0:
+            out[labels == key] = value
+    return out
