@@ -41,7 +41,8 @@ class KerasTensor:
 
     def __repr__(self):
         return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, "
-                f"sparse={self.sparse}, name={self.name}>")
+                f"sparse={self.sparse}, ragged={self.ragged}, "
+                f"name={self.name}>")
 
     def __array__(self, *args, **kwargs):
         raise ValueError(

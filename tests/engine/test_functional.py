@@ -183,3 +183,11 @@ def test_functional_add_loss_raises_as_keras():
         model.add_loss(kerasish.ops.mean(outputs))
     with pytest.raises(NotImplementedError, match="add_loss"):
         model.add_loss(kerasish.ops.convert_to_tensor(1.0))
+
+
+def test_keras_tensor_repr_names_sparse_and_ragged():
+    # Keras 3.15 prints: <KerasTensor shape=(None, 3), dtype=float32,
+    # sparse=False, ragged=False, name=img>
+    x = kerasish.Input((3,), name="img")
+    assert repr(x) == ("<KerasTensor shape=(None, 3), dtype=float32, "
+                       "sparse=False, ragged=False, name=img>")
