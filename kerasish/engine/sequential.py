@@ -82,7 +82,8 @@ class Sequential(Model):
     def pop(self, rebuild=True):
         """Remove and return the top layer."""
         if not self.layers:
-            raise TypeError("There are no layers in the model.")
+            # IndexError as Keras 3 (popping from its empty layer list).
+            raise IndexError("There are no layers in the model.")
         layer = self._layers.pop()
         self.built = False
         object.__setattr__(self, "_functional", None)

@@ -21,6 +21,9 @@ def test_add_and_pop():
     assert model.output_shape == (None, 2)
     popped = model.pop()
     assert popped.name == "dense_1" and model.output_shape == (None, 4)
+    # Keras 3.15 raises IndexError when nothing is left to pop.
+    with pytest.raises(IndexError, match="no layers"):
+        kerasish.Sequential().pop()
     with pytest.raises(ValueError, match="unique names"):
         model.add(layers.Dense(1, name="dense"))
     with pytest.raises(ValueError, match="Only instances of"):
