@@ -7,6 +7,7 @@ and writing `call` gives an eagerly run model; a subclass that calls
 import json
 
 from kerasish.engine.layer import Layer, default_config
+from kerasish.engine.legacy_training import LegacyTrainingShims
 from kerasish.engine.trainer import Trainer
 
 
@@ -15,7 +16,7 @@ def _functional_args(args, kwargs):
             or ("inputs" in kwargs and "outputs" in kwargs))
 
 
-class Model(Trainer, Layer):
+class Model(LegacyTrainingShims, Trainer, Layer):
     """A trainable, saveable group of layers.
 
     Example (functional):
