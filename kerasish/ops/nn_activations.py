@@ -53,7 +53,11 @@ def relu6(x):
     >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
     array([0. , 0. , 0. , 0.5, 2. ], dtype=float32)
     """
-    return knp.minimum(N.relu(_float(x)), 6.0)
+    positive = N.relu(_float(x))
+    # `where` rather than `minimum`: at exactly 6 the gradient is 0, as in
+    # Keras's JAX backend (jax.nn.relu6), so hard_sigmoid and hard_silu get
+    # Keras's gradients at their upper kink too.
+    return knp.where(knp.greater_equal(positive, 6.0), 6.0, positive)
 
 
 @keras_op
@@ -81,10 +85,11 @@ def sparse_sigmoid(x):
     >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
     array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float32)
     """
+    # A clip through maximum/minimum, whose ties share the gradient: 0.25
+    # at x = -1 and x = 1, as in Keras's JAX backend.
     x = _float(x)
-    inner = knp.where(knp.greater_equal(x, 1.0), 1.0,
-                      knp.multiply(knp.add(x, 1.0), 0.5))
-    return knp.where(knp.less_equal(x, -1.0), 0.0, inner)
+    clipped = knp.minimum(knp.maximum(knp.add(x, 1.0), 0.0), 2.0)
+    return knp.multiply(clipped, 0.5)
 
 
 @keras_op
@@ -266,9 +271,11 @@ def elu(x, alpha=1.0):
     >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
     array([-0.8647, -0.3935,  0.    ,  0.5   ,  2.    ], dtype=float32)
     """
+    # `where`, not `minimum`, inside expm1: at 0 the gradient is `alpha`
+    # (Keras on JAX and TensorFlow), not the average of both sides.
     x = _float(x)
-    return knp.where(knp.greater(x, 0), x,
-                     knp.multiply(knp.expm1(knp.minimum(x, 0.0)), alpha))
+    negative = knp.expm1(knp.where(knp.greater(x, 0), 0.0, x))
+    return knp.where(knp.greater(x, 0), x, knp.multiply(negative, alpha))
 
 
 @keras_op
@@ -316,9 +323,11 @@ def celu(x, alpha=1.0):
     >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
     array([-0.8647, -0.3935,  0.    ,  0.5   ,  2.    ], dtype=float32)
     """
+    # maximum/minimum share their ties, so the gradient at 0 is 1 as in
+    # Keras's JAX backend (relu would give 0 from the positive part).
     x = _float(x)
     negative = knp.expm1(knp.divide(knp.minimum(x, 0.0), alpha))
-    return knp.add(N.relu(x), knp.multiply(negative, alpha))
+    return knp.add(knp.maximum(x, 0.0), knp.multiply(negative, alpha))
 
 
 @keras_op

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import kerasish
-from kerasish import ops
+from kerasish import GradientTape, ops
 from kerasish.utils import check_grads
 
 X = (np.arange(12, dtype="float32").reshape(3, 4) - 5) / 3
@@ -142,3 +142,26 @@ def test_hard_tanh_and_threshold_keep_keras_dtypes(fn, x, expected, dtype):
     out = fn(x)
     assert out.dtype == dtype
     np.testing.assert_array_equal(out.numpy(), np.asarray(expected, dtype))
+
+
+KINKS = np.array([-6, -3, -1, 0, 1, 3, 6, 7], "float32")
+
+
+@pytest.mark.parametrize("name,points,expected", [
+    # jax.grad of Keras 3.15 (JAX backend) ops at their kinks.
+    ("relu6", KINKS, [0, 0, 0, 0, 1, 1, 0, 0]),
+    ("hard_sigmoid", KINKS, [0, 0, 1 / 6, 1 / 6, 1 / 6, 0, 0, 0]),
+    ("hard_silu", KINKS, [0, 0, 1 / 6, 0.5, 5 / 6, 1, 1, 1]),
+    ("elu", KINKS, [0.00248, 0.04979, 0.36788, 1, 1, 1, 1, 1]),
+    ("selu", KINKS, [0.00436, 0.08753, 0.64677, 1.7581, 1.0507, 1.0507,
+                     1.0507, 1.0507]),
+    ("celu", KINKS, [0.00248, 0.04979, 0.36788, 1, 1, 1, 1, 1]),
+    ("sparse_sigmoid", KINKS / 3, [0, 0.25, 0.5, 0.5, 0.5, 0.25, 0, 0]),
+])
+def test_activation_gradients_at_kinks_match_keras(name, points, expected):
+    x = kerasish.ops.convert_to_tensor(points)
+    with GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(getattr(ops, name)(x))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), expected,
+                               atol=1e-4)
