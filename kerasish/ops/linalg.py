@@ -1,10 +1,10 @@
 """Linear algebra ops (`keras.ops.linalg`), batched over leading axes.
 
-inv, det, slogdet, solve, solve_triangular, cholesky, qr, svd, eigh and
-pinv are differentiable (hand-written VJPs in `backend/linalg_ops.py` and
-`backend/linalg_decomp.py`); eig, lu_factor and matrix_rank are not, as
-their results are complex or discrete. Integer inputs are computed in
-`floatx()`.
+inv, det, slogdet, solve, solve_triangular, cholesky, qr, svd, eigh, pinv
+and the packed factors of lu_factor are differentiable (hand-written VJPs
+in `backend/linalg_ops.py`, `backend/linalg_decomp.py` and
+`ops/linalg_extra.py`); eig and matrix_rank are not, as their results are
+complex or discrete. Integer inputs are computed in `floatx()`.
 """
 import numpy as np
 

@@ -6,6 +6,7 @@ import numpy as np
 from kerasish import tree
 from kerasish.backend import linalg_decomp as LD
 from kerasish.backend import linalg_ops as LO
+from kerasish.backend.primitive import primitive
 from kerasish.backend.tensor import Tensor
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.ops import numpy as knp
@@ -174,10 +175,12 @@ def matrix_rank(x, tol=None):
 
 
 def _lu(a):
-    """Batched LU with partial pivoting: (packed LU, LAPACK pivots)."""
+    """Batched LU with partial pivoting: (packed LU, LAPACK pivots, row
+    permutation `perm` with `a[..., perm, :] = L U`)."""
     a = np.array(a, copy=True)
     *batch, m, n = a.shape
     pivots = np.zeros(tuple(batch) + (min(m, n),), dtype="int32")
+    perm = np.broadcast_to(np.arange(m), a.shape[:-1]).copy()
     for j in range(min(m, n)):
         p = j + np.argmax(np.abs(a[..., j:, j]), axis=-1)
         pivots[..., j] = p
@@ -185,11 +188,45 @@ def _lu(a):
         np.put_along_axis(order, p[..., None], j, axis=-1)
         order[..., j] = p
         a = np.take_along_axis(a, order[..., None], axis=-2)
+        perm = np.take_along_axis(perm, order, axis=-1)
         with np.errstate(divide="ignore", invalid="ignore"):
             a[..., j + 1:, j] /= a[..., j:j + 1, j]
         a[..., j + 1:, j + 1:] -= a[..., j + 1:, j:j + 1] * a[..., j:j + 1,
                                                                j + 1:]
-    return a, pivots
+    return a, pivots, perm
+
+
+@primitive
+def _lu_output(a, lu, perm):
+    """`lu` (already factored from `a`), differentiable in `a`."""
+    return np.array(lu, copy=True)
+
+
+def _lu_square_factors(lu):
+    """`L` (m x m, unit diagonal) and `U` (n x n, identity-padded) of a
+    packed `(..., m, n)` factorization, as JAX's LU JVP pads them."""
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    lower = np.zeros(lu.shape[:-2] + (m, m), lu.dtype)
+    lower[..., :, :k] = np.tril(lu[..., :, :k], -1)
+    lower += np.eye(m, dtype=lu.dtype)
+    upper = np.zeros(lu.shape[:-2] + (n, n), lu.dtype)
+    upper[..., :k, :] = np.triu(lu[..., :k, :])
+    upper[..., k:, k:] += np.eye(n - k, dtype=lu.dtype)
+    return lower, upper
+
+
+@_lu_output.defvjp
+def _lu_output_vjp(g, out, a, lu, perm):
+    # Transpose of JAX's JVP: with Phi = L^-1 P^T dA U^-1 it is
+    # dLU = L tril(Phi, -1) + triu(Phi) U.
+    lower, upper = _lu_square_factors(out)
+    inner = (np.tril(LO.T(lower) @ g, -1)
+             + np.triu(g @ LO.T(upper)))
+    g_rows = LO._solve(LO.T(lower), LO.T(LO._solve(upper, LO.T(inner))))
+    restore = np.argsort(perm, axis=-1)
+    return (np.take_along_axis(g_rows, restore[..., None], axis=-2),
+            None, None)
 
 
 def _lu_spec(x):
@@ -209,7 +246,8 @@ def lu_factor(x):
     Returns:
         A tuple `(lu, pivots)`: `lu` holds `U` in its upper triangle and
         the unit-diagonal `L` below it; row `i` was swapped with row
-        `pivots[i]` (int32, shape `(..., min(M, N))`).
+        `pivots[i]` (int32, shape `(..., min(M, N))`). `lu` is
+        differentiable in `x` (JAX's LU derivative).
 
     Example:
 
@@ -219,8 +257,8 @@ def lu_factor(x):
     """
     x = _float(x)
     _assert_2d(x)
-    lu, pivots = _lu(x.numpy())
-    return Tensor(lu), Tensor(pivots)
+    lu, pivots, perm = _lu(x.numpy())
+    return _lu_output(x, lu, perm), Tensor(pivots)
 
 
 # -- jvp ----------------------------------------------------------------------

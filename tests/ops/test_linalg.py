@@ -312,3 +312,18 @@ def test_cholesky_inverse_of_a_batch(upper):
     check_grads(lambda f: ops.cholesky_inverse(f, upper=upper),
                 [np.linalg.cholesky(a.astype("float64")).swapaxes(-1, -2)
                  if upper else np.linalg.cholesky(a.astype("float64"))])
+
+
+def test_lu_factor_is_differentiable_as_in_keras():
+    # jax.grad of sum(lu * w) with Keras 3.15 (JAX backend).
+    a = np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]], dtype="float32")
+    w = np.array([[1.0, -1.0], [2.0, 0.5], [0.3, 1.0]], dtype="float32")
+    x = kerasish.ops.convert_to_tensor(a)
+    with GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(ops.lu_factor(x)[0] * w)
+    close(tape.gradient(y, x), [[0.9, -0.6], [0.646667, -0.843333],
+                                [0.32, 0.26]])
+    for shape in [(2, 3, 3), (2, 4)]:
+        check_grads(lambda m: ops.lu_factor(m)[0],
+                    [rng.standard_normal(shape)])
