@@ -14,6 +14,7 @@ from kerasish.engine.data_adapters.generator_data_adapter import (  # noqa
     CachingDataAdapter, GeneratorDataAdapter)
 from kerasish.engine.data_adapters.py_dataset_adapter import (  # noqa
     PyDatasetAdapter)
+from kerasish.engine.data_adapters.scipy_sparse import is_scipy_sparse
 from kerasish.engine.data_adapters.utils import (  # noqa: F401
     unpack_x_y_sample_weight, pack_x_y_sample_weight)
 
@@ -26,14 +27,14 @@ def _is_array_like(x):
     if isinstance(x, (str, bytes)) or np.isscalar(x):
         return False
     return all(a is None or isinstance(a, np.ndarray) or
-               hasattr(a, "__array__") or np.isscalar(a)
-               for a in tree.flatten(x))
+               hasattr(a, "__array__") or np.isscalar(a) or
+               is_scipy_sparse(a) for a in tree.flatten(x))
 
 
 def _is_batch_stream(x):
     """Generators, iterators and iterable objects that are not arrays."""
     if isinstance(x, (list, tuple, dict, str, bytes, np.ndarray)) or \
-            hasattr(x, "__array__"):
+            hasattr(x, "__array__") or is_scipy_sparse(x):
         return False
     return hasattr(x, "__iter__")
 

@@ -13,6 +13,8 @@ from kerasish import tree
 from kerasish.backend import config
 from kerasish.engine.data_adapters.data_adapter import DataAdapter
 from kerasish.engine.data_adapters import utils
+from kerasish.engine.data_adapters.scipy_sparse import (
+    is_scipy_sparse, rows, take_rows, to_csr)
 from kerasish.engine.data_adapters.shuffle_draws import ShuffleDraws
 
 
@@ -31,6 +33,8 @@ def convert_array(x, name):
     """Array-like -> numpy array with floats in floatx; None passes."""
     if x is None:
         return None
+    if is_scipy_sparse(x):
+        return to_csr(x)
     if hasattr(x, "_value") and not hasattr(x, "_keras_history"):
         x = np.asarray(x)
     elif not isinstance(x, np.ndarray):
@@ -171,10 +175,10 @@ class ArrayDataAdapter(DataAdapter):
             elif order is not None:
                 index = order[start:stop]
             else:
-                yield pack([None if a is None else a[start:stop]
+                yield pack([None if a is None else rows(a, start, stop)
                             for a in leaves])
                 continue
-            yield pack([None if a is None else np.take(a, index, 0)
+            yield pack([None if a is None else take_rows(a, index)
                         for a in leaves])
 
     def _packer(self):
@@ -186,7 +190,7 @@ class ArrayDataAdapter(DataAdapter):
 
     def peek_batch(self):
         stop = min(self._batch_size, self._num_samples)
-        return self._packer()([None if a is None else a[:stop]
+        return self._packer()([None if a is None else rows(a, 0, stop)
                                for a in tree.flatten(self._data)])
 
     def peek_pass(self):

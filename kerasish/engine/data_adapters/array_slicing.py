@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from kerasish import tree
+from kerasish.engine.data_adapters.scipy_sparse import is_scipy_sparse
 
 
 def train_validation_split(arrays, validation_split):
@@ -16,15 +17,15 @@ def train_validation_split(arrays, validation_split):
     bad = [type(t).__name__ for t in flat
            if t is not None and not (isinstance(t, np.ndarray) or
                                      hasattr(t, "__array__") or
-                                     isinstance(t, list))]
+                                     isinstance(t, list) or
+                                     is_scipy_sparse(t))]
     if bad:
         raise ValueError(
             "Argument `validation_split` is only supported for tensors or "
             f"NumPy arrays. Found incompatible type in the input: {bad}")
     if all(t is None for t in flat):
         return arrays, arrays
-    arrays = tree.map_structure(
-        lambda t: None if t is None else np.asarray(t), arrays)
+    arrays = tree.map_structure(_sliceable, arrays)
     n = int(next(t for t in tree.flatten(arrays) if t is not None).shape[0])
     split_at = int(math.floor(n * (1.0 - validation_split)))
     if split_at == 0 or split_at == n:
@@ -39,3 +40,10 @@ def train_validation_split(arrays, validation_split):
     val = tree.map_structure(
         lambda t: None if t is None else t[split_at:], arrays)
     return train, val
+
+
+def _sliceable(t):
+    if t is None:
+        return None
+    # Sparse inputs stay sparse (CSR slices by rows; COO cannot slice).
+    return t.tocsr() if is_scipy_sparse(t) else np.asarray(t)
