@@ -45,23 +45,24 @@ def scatter_reduce(base, positions, rows, reduction):
 
 
 # -- segment reductions -------------------------------------------------------
-_UFUNCS = {"min": np.minimum, "max": np.maximum, "prod": np.multiply}
+_UFUNCS = {"min": np.minimum, "max": np.maximum, "prod": np.multiply,
+           "sum": np.add}
 
 
 def _identity(kind, dtype):
-    """Value of an empty segment: +-inf (or the int limits) and 1."""
-    if kind == "prod":
-        return 1
-    info = np.finfo(dtype) if np.dtype(dtype).kind == "f" else \
-        np.iinfo(dtype)
-    big = np.inf if np.dtype(dtype).kind == "f" else info.max
-    return big if kind == "min" else -big
+    """Value of an empty segment: 0, 1, or +-inf (the int limits)."""
+    if kind in ("sum", "prod"):
+        return int(kind == "prod")
+    if np.dtype(dtype).kind == "f":
+        return np.inf if kind == "min" else -np.inf
+    info = np.iinfo(dtype)
+    return info.max if kind == "min" else info.min
 
 
 @primitive
 def segment_reduce(data, *, ids, num_segments, kind):
-    """Min, max or product of the rows of `data` per segment id; rows with
-    an id outside `[0, num_segments)` are dropped, as in JAX."""
+    """Sum, min, max or product of the rows of `data` per segment id; rows
+    with an id outside `[0, num_segments)` are dropped, as in JAX."""
     out = np.full((num_segments,) + data.shape[1:],
                   _identity(kind, data.dtype), data.dtype)
     keep = (ids >= 0) & (ids < num_segments)
@@ -88,6 +89,8 @@ def _segment_reduce_vjp(g, out, data, *, ids, num_segments, kind):
     safe = np.where(keep, ids, 0)
     g_rows = np.where(keep.reshape((-1,) + (1,) * (data.ndim - 1)),
                       g[safe], 0)
+    if kind == "sum":
+        return (g_rows,)
     if kind in ("min", "max"):
         # Ties share the gradient equally (JAX's rule).
         hit = data == out[safe]

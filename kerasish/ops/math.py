@@ -8,6 +8,7 @@ from kerasish.backend import special as SP
 from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor, cast
+from kerasish.ops.math_extra import _segment_spec, _segments
 from kerasish.ops import numpy as knp
 from kerasish.ops.symbolic import keras_op
 
@@ -95,37 +96,7 @@ def in_top_k(targets, predictions, k):
     return Tensor(higher < k)
 
 
-def _segment(data, segment_ids, num_segments, sorted, reducer,
-             empty=0):
-    """`reducer` over each segment's rows, in `data`'s dtype; an empty
-    segment holds `empty` (for a maximum: the dtype's lowest value, as
-    Keras)."""
-    data = convert_to_tensor(data)
-    ids = np.asarray(to_array(segment_ids)).astype(np.int64)
-    n = int(ids.max()) + 1 if num_segments is None else int(num_segments)
-    parts = []
-    for s in range(n):
-        rows = np.nonzero(ids == s)[0]
-        if rows.size:
-            part = reducer(knp.take(data, rows, axis=0), axis=0)
-            if part.dtype != data.dtype:
-                part = cast(part, data.dtype)
-            parts.append(part)
-        else:
-            parts.append(knp.full(data.shape[1:], empty, data.dtype))
-    return knp.stack(parts)
-
-
-def _lowest(dtype):
-    dtype = np.dtype(dtype)
-    if dtype.kind == "f":
-        return -np.inf
-    if dtype.kind in "iu":
-        return np.iinfo(dtype).min
-    return False
-
-
-@keras_op
+@keras_op(spec=_segment_spec)
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
     """Sum of `data`'s rows within each segment.
 
@@ -148,10 +119,10 @@ def segment_sum(data, segment_ids, num_segments=None, sorted=False):
     >>> kerasish.ops.convert_to_numpy(y)
     array([3., 7.], dtype=float32)
     """
-    return _segment(data, segment_ids, num_segments, sorted, knp.sum)
+    return _segments(data, segment_ids, num_segments, "sum")
 
 
-@keras_op
+@keras_op(spec=_segment_spec)
 def segment_max(data, segment_ids, num_segments=None, sorted=False):
     """Maximum of `data`'s rows within each segment.
 
@@ -173,9 +144,7 @@ def segment_max(data, segment_ids, num_segments=None, sorted=False):
     >>> kerasish.ops.convert_to_numpy(y)
     array([5., 4.], dtype=float32)
     """
-    data = convert_to_tensor(data)
-    return _segment(data, segment_ids, num_segments, sorted, knp.max,
-                    empty=_lowest(data.dtype))
+    return _segments(data, segment_ids, num_segments, "max")
 
 
 # Ints and bools become floatx; float16/32/64 and bfloat16 stay as they are.

@@ -3,7 +3,9 @@ import numpy as np
 
 from kerasish.backend import linalg_ops as LO
 from kerasish.backend import scatter as SC
+from kerasish.backend.dtypes import standardize_dtype
 from kerasish.backend.primitive import to_array
+from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.linalg import _assert_2d, _assert_square, _float
 from kerasish.ops.numpy_base import sqrt, square, subtract
@@ -35,6 +37,16 @@ def logdet(x):
     return LO.logabsdet(x)
 
 
+def _segment_spec(data, segment_ids, num_segments=None, sorted=False):
+    """Symbolic result: `num_segments` rows (None when it is inferred from
+    the ids' values, as in Keras)."""
+    dtype = data.dtype if isinstance(data, KerasTensor) else \
+        convert_to_tensor(data).dtype
+    rows = None if num_segments is None else int(num_segments)
+    return KerasTensor((rows,) + tuple(data.shape[1:]),
+                       dtype=standardize_dtype(dtype))
+
+
 def _segments(data, segment_ids, num_segments, kind):
     data = convert_to_tensor(data)
     ids = np.asarray(to_array(segment_ids)).astype(np.int64)
@@ -48,7 +60,7 @@ def _segments(data, segment_ids, num_segments, kind):
                              kind=kind)
 
 
-@keras_op
+@keras_op(spec=_segment_spec)
 def segment_min(data, segment_ids, num_segments=None, sorted=False):
     """Minimum of the rows of `data` per segment id.
 
@@ -71,7 +83,7 @@ def segment_min(data, segment_ids, num_segments=None, sorted=False):
     return _segments(data, segment_ids, num_segments, "min")
 
 
-@keras_op
+@keras_op(spec=_segment_spec)
 def segment_prod(data, segment_ids, num_segments=None, sorted=False):
     """Product of the rows of `data` per segment id.
 

@@ -117,6 +117,22 @@ def test_segments_empty_and_out_of_range_ids():
     assert np.all(np.isinf(out[:2]))
     out = ops.segment_prod(np.array([2, 3, 4]), [0, 0, 1]).numpy()
     np.testing.assert_array_equal(out, [6, 4])
+    # Keras 3.15 (JAX) drops out-of-range ids in segment_sum/max too.
+    out = ops.segment_sum(data, [0, 3, -1], num_segments=2).numpy()
+    np.testing.assert_allclose(out, [[1.0, 5.0], [0.0, 0.0]])
+    out = ops.segment_max(data, [1, 1, 5], num_segments=2).numpy()
+    np.testing.assert_allclose(out, [[-np.inf, -np.inf], [3.0, 5.0]])
+
+
+def test_segment_ops_symbolic_rows():
+    # Keras 3.15: the number of segments is unknown (None) until run when
+    # `num_segments` is not given.
+    data = kerasish.KerasTensor((6, 3))
+    ids = kerasish.KerasTensor((6,), dtype="int32")
+    for op in (ops.segment_sum, ops.segment_max, ops.segment_min,
+               ops.segment_prod):
+        assert op(data, ids).shape == (None, 3)
+        assert op(data, ids, num_segments=4).shape == (4, 3)
 
 
 def test_symbolic_shapes():
