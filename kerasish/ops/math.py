@@ -57,6 +57,19 @@ def rsqrt(x):
 def top_k(x, k, sorted=True):
     """The `k` largest entries along the last axis and their indices.
 
+    Ties keep their order (the lower index first); NaN ranks above every
+    number, as in Keras.
+
+    Args:
+        x: Input tensor.
+        k: Number of entries to keep, `0 <= k <= x.shape[-1]`.
+        sorted: Accepted for compatibility; the entries always come in
+            descending order. Defaults to `True`.
+
+    Returns:
+        A tuple `(values, indices)` (`indices` int32), each of shape
+        `x.shape[:-1] + (k,)`.
+
     Example:
 
     >>> x = np.array([1.0, 5.0, 3.0, 4.0], "float32")
@@ -65,16 +78,28 @@ def top_k(x, k, sorted=True):
     (array([5., 4.], dtype=float32), array([1, 3], dtype=int32))
     """
     x = convert_to_tensor(x)
+    _check_top_k(x, k)
     keys = x._value
-    if keys.dtype.kind == "f" and np.isnan(keys).any():
+    if keys.dtype.kind in "iub":
+        # `~` reverses integer and bool orders without the overflow of `-`
+        # (-(-128) is -128 in int8, -1 is 255 in uint8).
+        order = np.argsort(~keys, axis=-1, kind="stable")
+    elif keys.dtype.kind == "f" and np.isnan(keys).any():
         # As Keras: NaN ranks above every number.
         keys = np.where(np.isnan(keys), np.inf, keys)
         order = np.lexsort((~np.isnan(x._value), -keys), axis=-1)
     else:
         order = np.argsort(-keys, axis=-1, kind="stable")
-    order = order[..., :k]
+    order = order[..., :int(k)]
     values = knp.take_along_axis(x, order, axis=-1)
     return values, Tensor(order.astype("int32"))
+
+
+def _check_top_k(x, k):
+    size = x.shape[-1] if x.ndim else 0
+    if int(k) < 0 or int(k) > size:
+        raise ValueError("`k` must be between 0 and the size of the last "
+                         f"axis. Received: k={k}, x.shape={tuple(x.shape)}")
 
 
 @keras_op

@@ -170,3 +170,22 @@ def test_symbolic_shapes():
 def test_bad_inputs(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("x,values,indices", [
+    # Keras 3.15 (JAX backend).
+    (np.array([0, 5, 3, 200], "uint8"), [200, 5], [3, 1]),
+    (np.array([-128, 5, -3, 127, 5], "int8"), [127, 5], [3, 1]),
+    (np.array([True, False, True]), [True, True], [0, 2]),
+])
+def test_top_k_orders_integers_and_bools_as_keras(x, values, indices):
+    v, i = ops.top_k(x, 2)
+    assert v.dtype == x.dtype
+    np.testing.assert_array_equal(v.numpy(), values)
+    np.testing.assert_array_equal(i.numpy(), indices)
+
+
+@pytest.mark.parametrize("k", [8, -1])
+def test_top_k_rejects_k_outside_the_last_axis(k):
+    with pytest.raises(ValueError, match=f"k={k}"):
+        ops.top_k(np.ones((2, 7)), k)
