@@ -153,6 +153,7 @@ class CompileMetrics(metrics_module.Metric):
         self.output_names = output_names
         self.built = False
         self._flat_metrics = self._flat_weighted = []
+        self._reset_when_built = False
 
     @property
     def metrics(self):
@@ -178,6 +179,12 @@ class CompileMetrics(metrics_module.Metric):
             self._user_weighted_metrics, labels, outputs, names,
             "weighted_metrics")
         self.built = True
+        if self._reset_when_built:
+            # Keras builds the compiled metrics before fit/evaluate reset
+            # them, so a user's metric object starts from zero even if it
+            # was used before or initializes its state to non-zeros.
+            self._reset_when_built = False
+            self.reset_state()
 
     def _build_set(self, metrics, labels, outputs, names, arg):
         if not metrics:
@@ -271,6 +278,8 @@ class CompileMetrics(metrics_module.Metric):
         return flat if len(flat) == count else [flat[0]] * count
 
     def reset_state(self):
+        if not self.built:
+            self._reset_when_built = True
         for mls in self._flat_metrics + self._flat_weighted:
             if mls is not None:
                 mls.reset_state()
