@@ -8,6 +8,7 @@ Keras. `associative_scan` combines in O(log n) vectorised rounds, as
 import builtins
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from kerasish import tree
 from kerasish.backend import shape as S
@@ -307,7 +308,8 @@ def associative_scan(f, elems, reverse=False, axis=0):
     array([ 1,  3,  6, 10, 15])
     """
     leaves = [convert_to_tensor(x) for x in tree.flatten(elems)]
-    axis = axis % leaves[0].ndim
+    # AxisError: a ValueError (as Keras) and an IndexError.
+    axis = normalize_axis_index(axis, leaves[0].ndim)
     sizes = {x.shape[axis] for x in leaves}
     if len(sizes) != 1:
         raise ValueError("All tensors of `elems` must have the same size "

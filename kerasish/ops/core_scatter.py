@@ -2,6 +2,7 @@
 the tensors they read (`scatter_update` with max/min/mul excepted)."""
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from kerasish.backend import scatter as SC
 from kerasish.backend import shape as S
@@ -16,8 +17,14 @@ __all__ = ["slice", "slice_update", "scatter", "scatter_update", "unstack"]
 def _slice_key(inputs, start_indices, shape):
     dims = np.shape(to_array(inputs)) if not hasattr(inputs, "shape") \
         else inputs.shape
+    starts = [int(to_array(s)) for s in start_indices]
+    if len(starts) != len(dims) or len(shape) != len(dims):
+        raise ValueError(
+            "`start_indices` and the slice shape need one entry per axis "
+            f"of `inputs`. Received: start_indices={starts}, shape="
+            f"{tuple(shape)}, inputs.shape={tuple(dims)}")
     key = []
-    for d, s, n in zip(dims, start_indices, shape):
+    for d, s, n in zip(dims, starts, shape):
         s, n = int(to_array(s)), int(to_array(n))
         # JAX's dynamic_slice counts a negative start from the end, then
         # moves the window inside the array.
@@ -181,7 +188,8 @@ def unstack(x, num=None, axis=0):
     [array([1, 3], dtype=int32), array([2, 4], dtype=int32)]
     """
     x = convert_to_tensor(x)
-    axis = axis % x.ndim
+    # AxisError: an IndexError (as Keras) and a ValueError.
+    axis = normalize_axis_index(axis, x.ndim)
     if num is not None and num != x.shape[axis]:
         raise ValueError(f"`num` must match the size of axis {axis}. "
                          f"Received: num={num}, x.shape={x.shape}")

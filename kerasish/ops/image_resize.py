@@ -184,6 +184,9 @@ def _check_resize_args(images, size, interpolation, fill_mode,
     if len(size) != 2:
         raise ValueError("Argument `size` must be a tuple of two elements "
                          f"(height, width). Received: size={size}")
+    if min(size) <= 0:
+        raise ValueError("`size` must have positive height and width. "
+                         f"Received: size={size}")
     check_images(images)
 
 

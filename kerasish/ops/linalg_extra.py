@@ -2,6 +2,7 @@
 import math
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from kerasish import tree
 from kerasish.backend import linalg_decomp as LD
@@ -28,7 +29,7 @@ def _norm_axes(x, ord, axis):
         axes = tuple(range(x.ndim))
     else:
         axes = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
-    axes = tuple(a % x.ndim for a in axes)
+    axes = tuple(normalize_axis_index(a, x.ndim) for a in axes)
     if len(axes) == 1 and isinstance(ord, str):
         raise ValueError(
             f"Invalid `ord` argument for vector norm. Received: ord={ord}")

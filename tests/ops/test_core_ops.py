@@ -306,3 +306,19 @@ def test_slice_update_keeps_the_dtype_of_inputs():
     y = ops.slice_update(np.zeros((2, 2), "float32"), (1, 0),
                          np.ones((1, 2), "int32"))
     assert y.dtype == "float32"
+
+
+@pytest.mark.parametrize("call,error,match", [
+    # Keras 3.15 raises for each (ValueError, IndexError for unstack).
+    (lambda: ops.slice(np.ones((3, 3)), (1,), (2, 2)), ValueError,
+     "one entry per axis"),
+    (lambda: ops.slice_update(np.ones((3, 3)), (1,), np.ones((2, 2))),
+     ValueError, "one entry per axis"),
+    (lambda: ops.unstack(np.ones((3, 3)), axis=2), IndexError,
+     "out of bounds"),
+    (lambda: ops.associative_scan(lambda a, b: a + b, np.ones((3, 2)),
+                                  axis=2), ValueError, "out of bounds"),
+])
+def test_bad_axes_and_starts_raise(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

@@ -292,6 +292,7 @@ def test_model_with_inv_runs():
     (lambda: ops.norm(np.eye(2), ord="bad"), "ord"),
     (lambda: ops.norm(np.ones(3), ord="fro", axis=0), "vector norm"),
     (lambda: ops.norm(np.eye(2), ord=3), "matrix norm"),
+    (lambda: ops.norm(np.ones((2, 3)), axis=2), "out of bounds"),
     (lambda: ops.lstsq(np.ones((3, 2)), np.ones(2)), "b.shape"),
     (lambda: ops.jvp(lambda x: x, (np.ones(2),), (np.ones(3),)), "shape"),
 ])
