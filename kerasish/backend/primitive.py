@@ -145,6 +145,12 @@ class Primitive:
         saves: If `True`, `fwd` returns `(output, saved)` and `saved` is
             handed to the VJP as its `saved` keyword. Defaults to `False`.
 
+    Attributes:
+        reads_rows: True for a row gather (`take` with `axis=0`): its first
+            argument, a variable, then gives only the rows named by the
+            second (`Variable._rows_source`), which lets an optimizer keep
+            the other rows pending.
+
     Example:
 
     >>> def scale(x, factor=1.0):
@@ -157,6 +163,8 @@ class Primitive:
     >>> float(y), tape.gradient(y, x).numpy().tolist()
     (9.0, [3.0, 3.0])
     """
+
+    reads_rows = False
 
     def __init__(self, fwd, name=None, saves=False):
         self.fwd = fwd
@@ -190,8 +198,12 @@ class Primitive:
             return traced_call(self, args, params)
         if _autocast_state.dtype is not None:
             args = _autocast.autocast_args(args)
-        arrays = [a._value if isinstance(a, Tensor) else to_array(a)
-                  for a in args]
+        if self.reads_rows and params.get("axis") == 0 and \
+                getattr(args[0], "_deferred", None) is not None:
+            arrays = _row_read(args)
+        else:
+            arrays = [a._value if isinstance(a, Tensor) else to_array(a)
+                      for a in args]
         if self.saves:
             out, saved = self.fwd(*arrays, **params)
         else:
@@ -229,6 +241,14 @@ class Primitive:
             if "saved" in self._vjp_kwargs:
                 params["saved"] = saved
         return self._vjp(g, out, *arrays, **params)
+
+
+def _row_read(args):
+    """The arrays of `take(variable, ids, axis=0)`: the variable's with the
+    rows `ids` up to date, and the ids."""
+    ids = args[1]
+    ids = ids._value if isinstance(ids, Tensor) else to_array(ids)
+    return [args[0]._rows_source(ids), ids]
 
 
 def primitive(fwd=None, *, name=None, saves=False):

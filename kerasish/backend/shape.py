@@ -101,6 +101,9 @@ def take(x, indices, *, axis=None):
     return np.take(x, indices, axis=axis)
 
 
+take.reads_rows = True      # see `Primitive.reads_rows`
+
+
 @take.defvjp
 def _take_vjp(g, out, x, indices, *, axis=None):
     indices = np.asarray(indices)

@@ -139,6 +139,9 @@ class _Writer:
             return
         args = [self.argument(i, j, kind, value)
                 for j, (kind, value) in enumerate(step.args)]
+        if _reads_rows(step):
+            # A row gather reads only its rows of the variable.
+            args[0] = args[0][:-len("._value")] + f"._rows_source({args[1]})"
         call = f"K{i}(*x{i}" if i in self.kept else f"K{i}({', '.join(args)}"
         if i in self.kept:
             self.emit(f"x{i} = [{', '.join(args)}]")
@@ -226,3 +229,8 @@ def _name(step):
     name = getattr(step.op, "name", None) or \
         getattr(step.draw or step.kernel, "__name__", "call")
     return re.sub(r"\W", "_", str(name))
+
+
+def _reads_rows(step):
+    return getattr(step.op, "reads_rows", False) and \
+        step.params.get("axis") == 0 and step.args[0][0] == VARIABLE

@@ -50,7 +50,7 @@ class Variable(Tensor):
 
     __slots__ = ("name", "path", "_trainable", "regularizer", "constraint",
                  "_initializer", "overwrite_with_gradient", "aggregation",
-                 "synchronization", "_layer_ref", "_autocast")
+                 "synchronization", "_layer_ref", "_autocast", "_deferred")
     _is_variable = True
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True,
@@ -80,6 +80,9 @@ class Variable(Tensor):
         self._layer_ref = None
         # False: never cast to a mixed-precision compute dtype on read.
         self._autocast = bool(autocast)
+        # Rows an optimizer has yet to bring up to date (see
+        # optimizers/deferred_rows.py); None for a plain variable.
+        self._deferred = None
         if store is not None:
             store.add(self)
 
@@ -126,6 +129,11 @@ class Variable(Tensor):
         """The current value as a tensor (recorded on active tapes)."""
         from kerasish.backend import shape as S
         return S.identity(self)
+
+    def _rows_source(self, ids):
+        """The array a row gather (`take(variable, ids, axis=0)`) reads:
+        rows `ids` are up to date in it (see `DeferredVariable`)."""
+        return self._value
 
     def numpy(self):
         return np.array(self._value, copy=True)

@@ -3,6 +3,7 @@ import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
+from kerasish.optimizers.deferred_rows import apply_adam_rows
 from kerasish.optimizers.flat_slots import FlatSlots, is_small, movable
 from kerasish.saving.object_registration import builtin
 
@@ -18,7 +19,10 @@ class Adam(Optimizer):
 
     For an `IndexedSlices` gradient (embedding rows) the result equals the
     dense update with zero rows: every row's moments decay and every row
-    moves, but the gradient is never materialised as a dense table.
+    moves, but the gradient is never materialised as a dense table, and
+    on large tables the rows no step touches are brought up to date in
+    closed form only when read (`optimizers/deferred_rows.py`), so a step
+    costs what its rows cost.
 
     Args:
         learning_rate: Float, schedule or callable. Defaults to 0.001.
@@ -122,6 +126,10 @@ class Adam(Optimizer):
                 np.asarray(1 - self.beta_2, dtype),
                 np.asarray(self.epsilon, dtype))
 
+    def _moment_variables(self, variable):
+        index = self._index_by_path[self._key(variable)]
+        return self._momentums[index], self._velocities[index]
+
     def _slots(self, variable):
         """`(momentum, velocity, velocity_hat or None, scratch, scratch)`
         arrays of `variable`."""
@@ -132,6 +140,10 @@ class Adam(Optimizer):
                 *self._scratch(variable))
 
     def _step(self, gradient, variable, constants):
+        if isinstance(gradient, IndexedSlices) and apply_adam_rows(
+                self, gradient, variable, self._moment_variables(variable),
+                constants):
+            return
         m, v, v_hat, t1, t2 = self._slots(variable)
         if isinstance(gradient, IndexedSlices):
             self._sparse_moments(gradient, m, v, t1, *constants[1:3])

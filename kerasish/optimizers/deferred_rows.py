@@ -1,0 +1,245 @@
+"""Adam on embedding tables at the cost of the rows a step touches.
+
+Keras's Adam updates every row of a table at every step, also the rows
+whose gradient is zero: their moments decay and, while `m` is not zero,
+they move. kerasish keeps those numbers (to float32 rounding) but brings an
+idle row up to date only when something reads it. A row left with state
+`(p, m, v)` after step t0 and not touched for k steps (g = 0) has
+
+    m_k = beta_1^k m,     v_k = beta_2^k v,
+    p_k = p - m * sum_{j=1..k} alpha_{t0+j} beta_1^j / (a_j s + eps),
+
+with `a_j = beta_2^(j/2)` and `s = sqrt(v)`. Writing `u = s / (s + eps)`,
+`1 / (a_j s + eps) = 1 / ((s + eps) (1 - (1 - a_j) u))`, a geometric series
+in `(1 - a_j) u <= 0.1` when `j <= K` (the ring size is chosen so), hence
+
+    p_k = p - m / (s + eps) * sum_n G_n u^n,
+    G_n = sum_j alpha_{t0+j} beta_1^j (1 - a_j)^n.
+
+The `G_n` depend only on t0 (the row's "cohort") and are summed as the
+steps go, from each step's own `alpha` (so schedules stay exact). A row
+idle for K steps is brought up to date and joins the newest cohort, so a
+ring of K cohorts is enough. The series keeps as many terms as a relative
+error below 1e-13 takes (`series_terms`), at most 16 (below 0.1^16).
+
+While rows are pending, the table and its `m`/`v` slots are
+`DeferredVariable`s. A row gather (the Embedding lookup) brings just the
+rows it reads up to date (`Variable._rows_source`); any other read of
+their arrays brings every row up to date and makes them plain variables
+again (the next step defers anew).
+"""
+import numpy as np
+
+from kerasish.backend.tensor import Tensor
+from kerasish.backend.trace import _raw_get
+from kerasish.engine.variable import Variable
+
+_MAX_TERMS = 16         # series terms: a relative error below 0.1^16
+_TOLERANCE = 1e-13      # fewer terms when they already give this
+_MIN_SIZE = 1 << 16     # smaller tables: the dense update is as cheap
+_MIN_RING = 8           # beta_2 so small that K < 8: update densely
+_MAX_RING = 256
+_MAX_STRIKES = 3        # read back right after deferring: stay dense
+
+
+class DeferredVariable(Variable):
+    """A variable with rows still to be brought up to date.
+
+    Reading its array (`_value`, `numpy()`, `assign` ...) settles every
+    row first; shape and dtype read nothing.
+    """
+
+    __slots__ = ()
+
+    @property
+    def _value(self):
+        self._deferred.settle()
+        return Tensor.__dict__["_value"].__get__(self, Tensor)
+
+    @_value.setter
+    def _value(self, value):
+        self._deferred.settle()
+        Tensor.__dict__["_value"].__set__(self, value)
+
+    shape = property(lambda self: _raw_get(self).shape)
+    dtype = property(lambda self: _raw_get(self).dtype)
+    ndim = property(lambda self: _raw_get(self).ndim)
+    size = property(lambda self: _raw_get(self).size)
+
+    def _rows_source(self, ids):
+        return self._deferred.rows_source(self, ids)
+
+
+def ring_size(beta_2):
+    """K such that `1 - beta_2^(K/2) <= 0.1` (0 when too small to defer)."""
+    if not 0 < beta_2 < 1:
+        return 0
+    ring = min(int(2 * np.log(0.9) / np.log(beta_2)), _MAX_RING)
+    return ring if ring >= _MIN_RING else 0
+
+
+def series_terms(decay, ratio):
+    """Terms of `sum_n (ratio_j u)^n` after which the rest, weighted by the
+    steps' `decay` (`beta_1^j`), is below `_TOLERANCE` for any `u <= 1`."""
+    total = decay.sum()
+    for terms in range(2, _MAX_TERMS):
+        rest = (decay * ratio ** terms / (1 - ratio)).sum()
+        if rest <= _TOLERANCE * total:
+            return terms
+    return _MAX_TERMS
+
+
+class DeferredRows:
+    """The pending rows of one table under one Adam (module docstring).
+
+    Args:
+        variables: `(table, momentum, velocity)` variables.
+        beta_1, beta_2, epsilon: The optimizer's constants.
+        strikes: Per-path count of deferrals read back at once (shared
+            with the optimizer, so a table that is always read stays
+            dense).
+    """
+
+    def __init__(self, variables, beta_1, beta_2, epsilon, strikes):
+        self.variables = variables
+        self.arrays = tuple(_raw_get(v) for v in variables)
+        self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
+        self.epsilon = float(epsilon)
+        self.strikes = strikes
+        self.ring = ring_size(self.beta_2)
+        ages = np.arange(1, self.ring + 1)
+        self._ages = ages
+        decay = self.beta_1 ** ages
+        ratio = 1 - self.beta_2 ** (ages / 2)
+        self.terms = series_terms(decay, ratio)
+        self._weights = decay[:, None] * \
+            ratio[:, None] ** np.arange(self.terms)
+        self.coeffs = np.zeros((self.ring, self.terms))
+        self.step = 0
+        rows = len(self.arrays[0])
+        self.last = np.zeros(rows, np.int64)
+        _, m, v = self.arrays
+        live = np.flatnonzero((m.reshape(rows, -1) != 0).any(1) |
+                              (v.reshape(rows, -1) != 0).any(1))
+        self.cohorts = [[] for _ in range(self.ring)]
+        self.cohorts[0].append(live)
+        for variable in variables:
+            variable._deferred = self
+            variable.__class__ = DeferredVariable
+
+    # -- one optimizer step ----------------------------------------------------
+    def apply(self, rows, values, constants):
+        """Adam's step for a deduplicated row gradient (`rows`, `values`):
+        the touched rows as the dense update computes them, the others
+        deferred."""
+        alpha, c1, c2, epsilon = constants
+        step = self.step + 1
+        self.flush(rows, step - 1)
+        p, m, v = self.arrays
+        m_rows, v_rows = m[rows], v[rows]
+        m_rows = m_rows + (values - m_rows) * c1
+        v_rows = v_rows + (np.square(values) - v_rows) * c2
+        m[rows], v[rows] = m_rows, v_rows
+        p[rows] -= m_rows * alpha / (np.sqrt(v_rows) + epsilon)
+        self.last[rows] = step
+        self.coeffs[(step - self._ages) % self.ring] += \
+            float(alpha) * self._weights
+        evicted = self._evict(step)
+        slot = step % self.ring
+        self.coeffs[slot] = 0
+        self.cohorts[slot] = [rows, evicted]
+        self.step = step
+
+    def _evict(self, step):
+        """Bring the cohort idle for K steps up to date (it then joins the
+        newest cohort); returns its rows."""
+        born = step - self.ring
+        parts = self.cohorts[born % self.ring] if born >= 0 else []
+        if not parts:
+            return np.empty(0, np.int64)
+        rows = np.unique(np.concatenate(parts))
+        rows = rows[self.last[rows] == born]
+        self.flush(rows, step)
+        return rows
+
+    # -- bringing rows up to date ----------------------------------------------
+    def flush(self, rows, to):
+        """Apply the idle steps of `rows` up to step `to`; returns the rows
+        that had some."""
+        rows = np.asarray(rows).ravel()
+        idle = to - self.last[rows]
+        pending = idle > 0
+        if not pending.any():
+            return rows[:0]
+        rows = np.unique(rows[pending])     # a lookup repeats ids
+        idle = to - self.last[rows]
+        p, m, v = (a[rows].astype(np.float64) for a in self.arrays)
+        expand = (slice(None),) + (None,) * (p.ndim - 1)
+        coeffs = self.coeffs[(to - idle) % self.ring]
+        s = np.sqrt(v)
+        s_eps = s + self.epsilon
+        u = s / s_eps
+        series = coeffs[:, self.terms - 1][expand]
+        for n in range(self.terms - 2, -1, -1):
+            series = series * u + coeffs[:, n][expand]
+        p -= m * series / s_eps
+        m *= (self.beta_1 ** idle)[expand]
+        v *= (self.beta_2 ** idle)[expand]
+        for array, value in zip(self.arrays, (p, m, v)):
+            array[rows] = value
+        self.last[rows] = to
+        return rows
+
+    def rows_source(self, variable, ids):
+        """`variable`'s array with rows `ids` up to date (a lookup)."""
+        flushed = self.flush(ids, self.step)
+        if flushed.size:
+            self.cohorts[self.step % self.ring].append(flushed)
+        return _raw_get(variable)
+
+    def settle(self):
+        """Bring every row up to date; the variables become plain again."""
+        parts = [np.concatenate(c) for c in self.cohorts if c]
+        if parts:
+            self.flush(np.unique(np.concatenate(parts)), self.step)
+        if self.step < 2:
+            path = self.variables[0].path
+            self.strikes[path] = self.strikes.get(path, 0) + 1
+        for variable in self.variables:
+            variable.__class__ = Variable
+            variable._deferred = None
+
+
+def apply_adam_rows(optimizer, gradient, variable, slots, constants):
+    """Adam's step for an `IndexedSlices` gradient through `DeferredRows`;
+    False when this table is updated densely instead."""
+    state = getattr(variable, "_deferred", None)
+    if state is None:
+        if not _eligible(optimizer, variable, slots):
+            return False
+        state = DeferredRows(
+            (variable,) + tuple(slots), optimizer.beta_1, optimizer.beta_2,
+            optimizer.epsilon,
+            optimizer.__dict__.setdefault("_deferred_strikes", {}))
+    state.apply(gradient.indices, gradient.values, constants)
+    return True
+
+
+def _eligible(optimizer, variable, slots):
+    """Plain Adam on a large float table nothing else reads each step."""
+    if optimizer.amsgrad or optimizer.weight_decay or optimizer.use_ema:
+        return False
+    if not all(isinstance(b, (float, int)) for b in
+               (optimizer.beta_1, optimizer.beta_2, optimizer.epsilon)):
+        return False
+    if variable.regularizer is not None or variable.constraint is not None:
+        return False
+    if variable.dtype not in (np.float32, np.float64) or \
+            variable.size < _MIN_SIZE or variable.ndim < 2:
+        return False
+    if any(type(s) is not Variable or s.dtype != variable.dtype
+           for s in slots):
+        return False
+    strikes = optimizer.__dict__.get("_deferred_strikes", {})
+    return ring_size(optimizer.beta_2) > 0 and \
+        strikes.get(variable.path, 0) < _MAX_STRIKES
