@@ -339,3 +339,46 @@ def test_missing_len_and_num_batches_explains_what_to_implement():
 
     with pytest.raises(NotImplementedError, match="num_batches"):
         NoLength().num_batches
+
+
+class _SetUpInEpochBegin(kerasish.utils.PyDataset):
+    """Builds its batch order in `on_epoch_begin`, as the PyDataset docs
+    allow; reading a batch before that would fail."""
+
+    def __init__(self, events):
+        super().__init__()
+        self.events = events
+
+    def __len__(self):
+        return 2
+
+    def on_epoch_begin(self):
+        self.order = [1, 0]
+        self.events.append("begin")
+
+    def on_epoch_end(self):
+        del self.order
+        self.events.append("end")
+
+    def __getitem__(self, index):
+        self.events.append(f"get{self.order[index]}")
+        x = np.full((2, 3), float(self.order[index]), "float32")
+        return x, x[:, :1]
+
+
+def test_py_dataset_build_read_is_framed_by_epoch_hooks():
+    # Keras 3.15 gives the same sequence: its build-time read of the first
+    # batch runs inside on_epoch_begin/on_epoch_end.
+    model = kerasish.Sequential([kerasish.Input((3,)),
+                                 kerasish.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    events = []
+    model.evaluate(_SetUpInEpochBegin(events), verbose=0)
+    assert events == ["begin", "get1", "end", "begin", "get1", "get0", "end"]
+    events = []
+    model2 = kerasish.Sequential([kerasish.Input((3,)),
+                                  kerasish.layers.Dense(1)])
+    model2.compile("sgd", "mse")
+    model2.fit(_SetUpInEpochBegin(events), epochs=1, shuffle=False,
+               verbose=0)
+    assert events == ["begin", "get1", "end", "begin", "get1", "get0", "end"]

@@ -99,14 +99,25 @@ class PyDatasetAdapter(DataAdapter):
             if self._num_batches == 0:
                 raise ValueError("The PyDataset has length 0: it has no "
                                  "batch to train or evaluate on.")
-            self._peeked = self._standardize(self.dataset[0])
+            self._peeked = self._read_between_epochs(0)
         return self._peeked
 
     def peek_pass(self):
         if not self.shuffle or not self._num_batches:
             return self.peek_batch()
         self._draws.new_pass()
-        return self._standardize(self.dataset[self._indices()[0]])
+        return self._read_between_epochs(self._indices()[0])
+
+    def _read_between_epochs(self, index):
+        """`dataset[index]` read before training, framed by the dataset's
+        epoch hooks as Keras frames its build-time read: a dataset that
+        sets itself up in `on_epoch_begin` is ready, and sees the same
+        `on_epoch_begin`/`on_epoch_end` calls as under Keras."""
+        self.dataset.on_epoch_begin()
+        try:
+            return self._standardize(self.dataset[index])
+        finally:
+            self.dataset.on_epoch_end()
 
     def shuffle_state(self):
         return self._draws.get_state() if self.shuffle else None
