@@ -18,8 +18,8 @@ in `(1 - a_j) u <= 0.1` when `j <= K` (the ring size is chosen so), hence
 
 The `G_n` depend only on t0 (the row's "cohort") and are summed as the
 steps go, from each step's own `alpha` (so schedules stay exact). A row
-idle for K steps is brought up to date and joins the newest cohort, so a
-ring of K cohorts is enough. The series keeps as many terms as a relative
+idle for K - 1 steps is brought up to date and waits again, so a ring of K
+cohorts is enough. The series keeps as many terms as a relative
 error below 1e-13 takes (`series_terms`), at most 16 (below 0.1^16).
 
 While rows are pending, the table and its `m`/`v` slots are
@@ -134,7 +134,11 @@ class DeferredRows:
         deferred."""
         alpha, c1, c2, epsilon = constants
         step = self.step + 1
-        self.flush(rows, step - 1)
+        # The cohort idle since step - K comes up to date with the touched
+        # rows (one pass), then waits in the cohort of step - 1.
+        idle = self._idle_cohort(step - self.ring)
+        self.flush(np.concatenate([rows, idle]) if idle.size else rows,
+                   step - 1)
         p, m, v = self.arrays
         m_rows, v_rows = m[rows], v[rows]
         m_rows = m_rows + (values - m_rows) * c1
@@ -142,25 +146,22 @@ class DeferredRows:
         m[rows], v[rows] = m_rows, v_rows
         p[rows] -= m_rows * alpha / (np.sqrt(v_rows) + epsilon)
         self.last[rows] = step
+        if idle.size:
+            self.cohorts[(step - 1) % self.ring].append(idle)
         self.coeffs[(step - self._ages) % self.ring] += \
             float(alpha) * self._weights
-        evicted = self._evict(step)
         slot = step % self.ring
         self.coeffs[slot] = 0
-        self.cohorts[slot] = [rows, evicted]
+        self.cohorts[slot] = [rows]
         self.step = step
 
-    def _evict(self, step):
-        """Bring the cohort idle for K steps up to date (it then joins the
-        newest cohort); returns its rows."""
-        born = step - self.ring
+    def _idle_cohort(self, born):
+        """The rows of cohort `born` that no step has touched since."""
         parts = self.cohorts[born % self.ring] if born >= 0 else []
         if not parts:
             return np.empty(0, np.int64)
         rows = np.unique(np.concatenate(parts))
-        rows = rows[self.last[rows] == born]
-        self.flush(rows, step)
-        return rows
+        return rows[self.last[rows] == born]
 
     # -- bringing rows up to date ----------------------------------------------
     def flush(self, rows, to):
