@@ -200,7 +200,8 @@ def test_py_dataset_fit_evaluate_predict(kwargs):
 def test_py_dataset_epoch_hooks_and_shuffling():
     data = Data()
     model().fit(data, epochs=3, verbose=0, shuffle=True)
-    assert (data.begins, data.ends) == (3, 3)
+    # As Keras 3.15: one more pair for the read that builds the model.
+    assert (data.begins, data.ends) == (4, 4)
     epochs = [data.calls[1 + 3 * e:4 + 3 * e] for e in range(3)]
     assert all(sorted(e) == [0, 1, 2] for e in epochs)
     assert len({tuple(e) for e in epochs}) > 1
