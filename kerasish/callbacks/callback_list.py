@@ -34,6 +34,9 @@ def _flatten_dicts(logs):
 
 
 def _flatten(callbacks):
+    if callbacks is not None and not isinstance(callbacks, (list, tuple)):
+        # As Keras (`tree.flatten`): a lone callback is a list of one.
+        return [callbacks]
     out = []
     for cb in callbacks or []:
         if isinstance(cb, (list, tuple)):

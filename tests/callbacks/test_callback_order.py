@@ -208,3 +208,15 @@ def test_tensor_log_values_reach_callbacks_as_numpy():
     assert [type(logs["vec"]) for logs in seen] == [np.ndarray] * 2
     assert [type(logs["loss"]) for logs in seen] == [float] * 2
     assert type(history.history["vec"][0]) is np.ndarray
+
+
+def test_a_lone_callback_needs_no_list():
+    # Keras 3.15 accepts `callbacks=cb` (its CallbackList flattens it).
+    x, y = data(10)
+    rec = Recorder()
+    regression_model().fit(x, y, batch_size=5, epochs=1, verbose=0,
+                           callbacks=rec)
+    assert rec.events[0] == "on_train_begin"
+    assert ("on_train_batch_end", 1) in rec.events
+    lone = keras.callbacks.CallbackList(rec)
+    assert lone.callbacks == [rec]
