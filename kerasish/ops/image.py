@@ -10,6 +10,7 @@ ops are composites of differentiable ops, so gradients flow to the images
 import numpy as np
 
 from kerasish.backend import config
+from kerasish.backend.dtypes import is_float  # bfloat16 too
 from kerasish.ops import core, numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.symbolic import keras_op
@@ -35,8 +36,16 @@ def channel_axis(data_format):
     return -1 if data_format == "channels_last" else -3
 
 
+def _eps(dtype):
+    """Machine epsilon; numpy's finfo does not know bfloat16."""
+    if str(dtype) == "bfloat16":
+        import ml_dtypes
+        return float(ml_dtypes.finfo(dtype).eps)
+    return float(np.finfo(dtype).eps)
+
+
 def _float_images(images):
-    if images.dtype.kind != "f":
+    if not is_float(images.dtype):
         raise ValueError("Invalid images dtype: expected float dtype. "
                          f"Received: images.dtype={images.dtype}")
 
@@ -69,7 +78,7 @@ def rgb_to_grayscale(images, data_format=None):
     if images.shape[axis] == 1:
         return images
     dtype = images.dtype
-    floats = images if dtype.kind == "f" else cast(images, config.floatx())
+    floats = images if is_float(dtype) else cast(images, config.floatx())
     weights = convert_to_tensor([0.2989, 0.5870, 0.1140], dtype=floats.dtype)
     gray = knp.tensordot(floats, weights, axes=([axis % images.ndim], [0]))
     return cast(knp.expand_dims(gray, axis), dtype)
@@ -99,7 +108,7 @@ def rgb_to_hsv(images, data_format=None):
     axis = channel_axis(data_format)
     check_images(images)
     _float_images(images)
-    eps = float(np.finfo(images.dtype).eps)
+    eps = _eps(images.dtype)
     images = knp.where(knp.less(knp.abs(images), eps), 0.0, images)
     r, g, b = _split_channels(images, axis)
     value = knp.maximum(knp.maximum(r, g), b)

@@ -10,6 +10,7 @@ import builtins
 import numpy as np
 
 from kerasish.backend import config
+from kerasish.backend.dtypes import is_float  # bfloat16 too
 from kerasish.ops import numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.image import check_images
@@ -99,7 +100,7 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0),
     """
     images, how = _nhwc(images, data_format)
     dtype = images.dtype
-    work = images if dtype.kind == "f" else cast(images, config.floatx())
+    work = images if is_float(dtype) else cast(images, config.floatx())
     (size_w, size_h), (sigma_w, sigma_h) = (_pair(kernel_size, "kernel_size"),
                                             _pair(sigma, "sigma"))
     kind = work.dtype
@@ -173,7 +174,7 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5,
         raise ValueError("`image1` and `image2` must have the same shape. "
                          f"Received: {a.shape} and {b.shape}")
     dtype = a.dtype
-    if dtype.kind != "f":
+    if not is_float(dtype):
         a, b = cast(a, config.floatx()), cast(b, config.floatx())
     if min(a.shape[1:3]) < int(filter_size):
         raise ValueError("The images must be at least `filter_size` pixels "

@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 
 from kerasish.backend import config
+from kerasish.backend.dtypes import is_float  # bfloat16 too
 from kerasish.ops import numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.symbolic import keras_op
@@ -134,12 +135,12 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant",
     coordinates = [convert_to_tensor(c) for c in coordinates]
     _check_map_args(inputs, coordinates, order, fill_mode)
     dtype = inputs.dtype
-    work = inputs if dtype.kind == "f" else cast(inputs, config.floatx())
-    coordinates = [c if c.dtype.kind == "f" else cast(c, work.dtype)
+    work = inputs if is_float(dtype) else cast(inputs, config.floatx())
+    coordinates = [c if is_float(c.dtype) else cast(c, work.dtype)
                    for c in coordinates]
     out = interpolate(knp.reshape(work, (-1,)), inputs.shape, coordinates,
                       order, fill_mode, fill_value)
-    return cast(_round_half_away(out) if dtype.kind != "f" else out, dtype)
+    return cast(out if is_float(dtype) else _round_half_away(out), dtype)
 
 
 from kerasish.ops.image_warps import (affine_transform,  # noqa: E402,F401

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from kerasish.backend import config
+from kerasish.backend.dtypes import is_float  # bfloat16 too
 from kerasish.ops import numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor, saturate_cast
 from kerasish.ops.image import check_images
@@ -235,7 +236,7 @@ def resize(images, size, interpolation="bilinear", antialias=False,
         images = _pad_to_aspect(images, h_axis, size, fill_value)
     dtype = images.dtype
     work = images
-    if interpolation != "nearest" and dtype.kind != "f":
+    if interpolation != "nearest" and not is_float(dtype):
         work = cast(images, config.floatx())
     out = _resample(work, {h_axis: size[0], h_axis + 1: size[1]},
                     _method(interpolation), antialias)
@@ -279,7 +280,7 @@ def scale_and_translate(images, output_shape, scale, translation,
             "Invalid value for argument `method`. Expected of one "
             f"{set(SCALE_AND_TRANSLATE_METHODS)}. Received: method={method}")
     images = convert_to_tensor(images)
-    if images.dtype.kind != "f":
+    if not is_float(images.dtype):
         images = cast(images, config.floatx())
     output_shape = tuple(int(d) for d in output_shape)
     if len(output_shape) != images.ndim:

@@ -6,6 +6,7 @@ and samples there with `image_geometry.interpolate` (nearest or bilinear).
 import numpy as np
 
 from kerasish.backend import config
+from kerasish.backend.dtypes import is_float  # bfloat16 too
 from kerasish.backend import random as random_backend
 from kerasish.backend.tensor import Tensor
 from kerasish.ops import numpy as knp
@@ -58,7 +59,7 @@ def warp(images, ys, xs, order, fill_mode, fill_value, dtype):
     batch = np.broadcast_to(np.arange(b)[:, None, None], ys.shape)
     out = interpolate(flat, (b, h, w), [batch, ys, xs], order, fill_mode,
                       fill_value)
-    if np.dtype(dtype).kind != "f":
+    if not is_float(dtype):
         out = knp.multiply(knp.sign(out), knp.floor(knp.abs(out) + 0.5))
     return cast(out, dtype)
 
@@ -69,7 +70,7 @@ def _grid(h, w, dtype):
 
 
 def _float_work(images):
-    return images if images.dtype.kind == "f" else cast(images, "float32")
+    return images if is_float(images.dtype) else cast(images, "float32")
 
 
 @keras_op

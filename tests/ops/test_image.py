@@ -253,3 +253,25 @@ def test_functional_config_round_trip_with_image_and_named_ops():
     x = imgs(2, 8, 6, 3).astype("float32")
     for a, b in zip(model.predict(x, verbose=0), clone.predict(x, verbose=0)):
         np.testing.assert_allclose(a, b)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: image.resize(x, (3, 5), interpolation="bicubic"),
+    lambda x: image.resize(x, (4, 4), pad_to_aspect_ratio=True),
+    lambda x: image.affine_transform(x, [1.0, 0.1, 0.5, -0.2, 0.9, 1.0,
+                                         0.0, 0.0]),
+    lambda x: image.map_coordinates(x[:, :, 0], [[0.5, 2.2], [1.5, 3.7]], 1),
+    lambda x: image.rgb_to_hsv(x),
+    lambda x: image.perspective_transform(
+        x, [[0, 0], [5, 0], [5, 4], [0, 4]], [[0, 1], [5, 0], [4, 4], [1, 4]]),
+])
+def test_bfloat16_images_stay_floating_point(fn):
+    # Keras 3.15 (JAX) keeps bfloat16 images bfloat16 and interpolates
+    # them (kerasish once rounded them like integer images).
+    pytest.importorskip("ml_dtypes")
+    x = np.random.default_rng(0).uniform(0, 1, (5, 6, 3)).astype("float32")
+    out = fn(ops.cast(x, "bfloat16"))
+    assert out.dtype == "bfloat16"
+    # bfloat16 coordinates are coarse; rounding to 0/1 would be off by 0.5.
+    np.testing.assert_allclose(ops.cast(out, "float32").numpy(),
+                               fn(x).numpy(), atol=0.1)
