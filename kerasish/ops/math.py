@@ -200,7 +200,8 @@ def erfc(x):
     >>> np.round(kerasish.ops.convert_to_numpy(y), 4)
     array([1.9953, 1.5205, 1.    , 0.4795, 0.0047], dtype=float32)
     """
-    return SP.erfc(_float(x))
+    x = _float(x)
+    return _kept_bfloat16(SP.erfc(x), x)
 
 
 @keras_op
@@ -210,5 +211,6 @@ def erfinv(x):
     >>> round(float(erfinv(0.5)), 6)
     0.476936
     """
-    return SP.erfinv(_float(x))
+    x = _float(x)
+    return _kept_bfloat16(SP.erfinv(x), x)
 from kerasish.ops.signal import *  # noqa: F401,F403,E402

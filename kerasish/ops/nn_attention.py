@@ -63,7 +63,8 @@ def _attention(query, key, value, bias, *, scale, mask):
     probs = _softmax_rows(logits).astype(key.dtype)
     grouped = probs.reshape(b, heads, -1, s)
     out = np.matmul(grouped, value.transpose(0, 2, 1, 3))  # (B, K, G*T, H)
-    return _ungrouped(out, t), probs
+    # numpy widens bfloat16 products to float32; Keras keeps the input dtype.
+    return _ungrouped(out, t).astype(query.dtype, copy=False), probs
 
 
 @_attention.defvjp

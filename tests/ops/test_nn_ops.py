@@ -165,3 +165,20 @@ def test_activation_gradients_at_kinks_match_keras(name, points, expected):
         y = ops.sum(getattr(ops, name)(x))
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), expected,
                                atol=1e-4)
+
+
+def test_bfloat16_stays_bfloat16_in_attention_and_erf_family():
+    # Keras 3.15 (JAX) returns bfloat16 for bfloat16 inputs.
+    pytest.importorskip("ml_dtypes")
+    rng = np.random.default_rng(0)
+    q = ops.cast(rng.normal(size=(1, 3, 2, 4)), "bfloat16")
+    kv = ops.cast(rng.normal(size=(1, 5, 2, 4)), "bfloat16")
+    out = ops.dot_product_attention(q, kv, kv)
+    assert out.dtype == "bfloat16"
+    ref = ops.dot_product_attention(*(ops.cast(t, "float32")
+                                      for t in (q, kv, kv)))
+    np.testing.assert_allclose(ops.cast(out, "float32").numpy(), ref.numpy(),
+                               atol=0.02)
+    x = ops.cast(np.array([0.1, 0.5]), "bfloat16")
+    for fn in (ops.erf, ops.erfc, ops.erfinv):
+        assert fn(x).dtype == "bfloat16"
