@@ -116,6 +116,10 @@ def in_top_k(targets, predictions, k):
     preds = np.asarray(to_array(predictions))
     t = np.asarray(to_array(targets)).astype(np.int64)
     target_score = np.take_along_axis(preds, t[:, None], axis=-1)
+    if target_score.dtype.kind == "f":
+        # A NaN score is no high probability: it ranks last, as in Keras.
+        target_score = np.where(np.isnan(target_score), -np.inf,
+                                target_score)
     # Ties with the k-th value count as inside, as in TF/Keras.
     higher = (preds > target_score).sum(axis=-1)
     return Tensor(higher < k)

@@ -189,3 +189,12 @@ def test_top_k_orders_integers_and_bools_as_keras(x, values, indices):
 def test_top_k_rejects_k_outside_the_last_axis(k):
     with pytest.raises(ValueError, match=f"k={k}"):
         ops.top_k(np.ones((2, 7)), k)
+
+
+def test_in_top_k_ranks_a_nan_target_last():
+    # Keras 3.15 (JAX): a NaN at the target ranks below every number.
+    preds = np.array([[np.nan, 1.0, 0.5], [0.1, 0.2, 0.3]], "float32")
+    out = ops.in_top_k(np.array([0, 1]), preds, 1)
+    np.testing.assert_array_equal(out.numpy(), [False, False])
+    out = ops.in_top_k(np.array([0, 1]), preds, 3)
+    np.testing.assert_array_equal(out.numpy(), [True, True])
