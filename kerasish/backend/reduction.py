@@ -114,7 +114,8 @@ def _prod_vjp(g, out, x, *, axis=None, keepdims=False):
 def logsumexp(x, *, axis=None, keepdims=False):
     # Fused for stability: shift by the max before exponentiating.
     axis = _to_axis(axis)
-    peak = np.max(x, axis=axis, keepdims=True)
+    # `initial`: a reduction over an empty axis gives log(0) = -inf.
+    peak = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     peak = np.where(np.isfinite(peak), peak, 0)
     with np.errstate(divide="ignore"):
         out = np.log(np.sum(np.exp(x - peak), axis=axis, keepdims=True))

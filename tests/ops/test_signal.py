@@ -198,3 +198,10 @@ def test_in_top_k_ranks_a_nan_target_last():
     np.testing.assert_array_equal(out.numpy(), [False, False])
     out = ops.in_top_k(np.array([0, 1]), preds, 3)
     np.testing.assert_array_equal(out.numpy(), [True, True])
+
+
+def test_logsumexp_over_an_empty_axis_is_minus_inf():
+    # Keras 3.15 (JAX): [-inf, -inf].
+    out = ops.logsumexp(np.zeros((2, 0), "float32"), axis=1)
+    assert out.dtype == "float32"
+    np.testing.assert_array_equal(out.numpy(), [-np.inf, -np.inf])
