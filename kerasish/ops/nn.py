@@ -61,7 +61,8 @@ def multi_hot(inputs, num_classes, axis=-1, dtype=None, sparse=False):
     Args:
         inputs: Int tensor of class indices, `(batch, labels)`.
         num_classes: Number of classes (size of the encoded axis).
-        axis: Axis of the encoding. Defaults to -1.
+        axis: Axis of the one-hot encoding, which is then reduced over
+            its axis 1 (as Keras). Defaults to -1.
         dtype: Output dtype (default: floatx).
         sparse: Accepted for compatibility; kerasish has no sparse
             tensors, so the result is always dense.
@@ -76,8 +77,13 @@ def multi_hot(inputs, num_classes, axis=-1, dtype=None, sparse=False):
     array([[1., 0., 1.],
            [0., 1., 0.]], dtype=float32)
     """
+    inputs = convert_to_tensor(inputs)
     hot = one_hot(inputs, num_classes, axis=axis, dtype=dtype)
-    reduce_axis = -2 if axis == -1 else 0
+    # Keras (every backend) reduces axis 1 of the one-hot tensor (axis 0 for
+    # a vector of labels), whatever `axis` is: `(batch, labels)` gives
+    # `(batch, num_classes)`, `(batch, steps, labels)` gives
+    # `(batch, labels, num_classes)`.
+    reduce_axis = 1 if inputs.ndim > 1 else 0
     return Tensor(np.max(hot._value, axis=reduce_axis))
 
 

@@ -182,3 +182,16 @@ def test_bfloat16_stays_bfloat16_in_attention_and_erf_family():
     x = ops.cast(np.array([0.1, 0.5]), "bfloat16")
     for fn in (ops.erf, ops.erfc, ops.erfinv):
         assert fn(x).dtype == "bfloat16"
+
+
+def test_multi_hot_reduces_axis_1_of_the_one_hot_as_keras():
+    # Keras 3.15 (JAX and TensorFlow alike).
+    lab2 = np.array([[0, 2, -1], [3, 1, 5]])
+    out = ops.multi_hot(lab2, 6, axis=0)
+    assert out.shape == (6, 3)
+    np.testing.assert_array_equal(out.numpy()[:, 0], [1, 0, 0, 1, 0, 0])
+    assert ops.multi_hot(lab2, 6, axis=1).shape == (2, 3)
+    lab3 = np.array([[[0, 2], [1, 1], [3, 0]], [[2, 2], [0, 1], [1, 3]]])
+    out = ops.multi_hot(lab3, 4)
+    np.testing.assert_array_equal(out.numpy()[0], [[1, 1, 0, 1],
+                                                   [0, 1, 1, 0]])
