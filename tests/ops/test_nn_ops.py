@@ -194,4 +194,4 @@ def test_multi_hot_reduces_axis_1_of_the_one_hot_as_keras():
     lab3 = np.array([[[0, 2], [1, 1], [3, 0]], [[2, 2], [0, 1], [1, 3]]])
     out = ops.multi_hot(lab3, 4)
     np.testing.assert_array_equal(out.numpy()[0], [[1, 1, 0, 1],
-                                                   [0, 1, 1, 0]])
+                                                   [1, 1, 1, 0]])
