@@ -123,9 +123,11 @@ def _triangle(a, lower):
 
 
 def _tri_vector(a, b):
-    """scipy's rule: `b` is a (batch of) vector(s) unless it is a stack of
-    matrices with as many axes as `a`."""
-    return b.ndim == 1 or b.ndim == a.ndim - 1
+    """JAX's rule: `b` is a vector when 1-D, or a batch of vectors when it
+    has one axis less than `a` and ends with `a`'s size; otherwise a (batch
+    of) matrices."""
+    return b.ndim == 1 or (b.ndim == a.ndim - 1
+                           and b.shape[-1] == a.shape[-1])
 
 
 @primitive

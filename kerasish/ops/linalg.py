@@ -86,14 +86,15 @@ def _broadcast(s1, s2):
 
 def _solve_spec(a, b, lower=None):
     """`lower` is None for `solve` (numpy's rule: `b` is a vector only when
-    1-D) and a bool for `solve_triangular` (scipy's batched-vector rule)."""
+    1-D) and a bool for `solve_triangular` (JAX's batched-vector rule)."""
     _assert_2d(a)
     _assert_square(a)
     if len(b.shape) < 1:
         raise ValueError(
             f"Expected input to have rank >= 1. Received scalar input {b}.")
     vector = len(b.shape) == 1 or (lower is not None
-                                   and len(b.shape) == len(a.shape) - 1)
+                                   and len(b.shape) == len(a.shape) - 1
+                                   and b.shape[-1] == a.shape[-1])
     _assert_a_b(a, b, vector)
     if vector:
         shape = _broadcast(a.shape[:-2], b.shape[:-1]) + (a.shape[-1],)

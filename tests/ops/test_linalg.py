@@ -328,3 +328,21 @@ def test_lu_factor_is_differentiable_as_in_keras():
     for shape in [(2, 3, 3), (2, 4)]:
         check_grads(lambda m: ops.lu_factor(m)[0],
                     [rng.standard_normal(shape)])
+
+
+def test_solve_triangular_reads_b_as_matrices_unless_its_last_axis_fits():
+    # Keras 3.15 (JAX's rule): b of one axis less than a is a batch of
+    # vectors only when it ends with a's size; here it is (1, 2, 3)
+    # matrices, broadcast against a's (2, 1) batch.
+    a = np.array([[[[2.0, 0.0], [1.0, 4.0]]], [[[1.0, 0.0], [3.0, 2.0]]]],
+                 dtype="float32")
+    b = np.array([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], dtype="float32")
+    out = ops.solve_triangular(a, b, lower=True)
+    assert out.shape == (2, 1, 2, 3)
+    close(out, [[[[0.5, 1.0, 1.5], [0.875, 1.0, 1.125]]],
+                [[[1.0, 2.0, 3.0], [0.5, -0.5, -1.5]]]])
+    assert ops.solve_triangular(kerasish.KerasTensor((2, 1, 2, 2)),
+                                kerasish.KerasTensor((1, 2, 3))).shape == \
+        (2, 1, 2, 3)
+    check_grads(lambda x, y: ops.solve_triangular(x, y, lower=True),
+                [a.astype("float64"), b.astype("float64")])
