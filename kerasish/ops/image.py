@@ -178,7 +178,33 @@ def _spatial(images, data_format):
     return images.ndim + h_axis, images.ndim + h_axis + 1
 
 
-@keras_op
+def _pad_spec(images, top_padding=None, left_padding=None,
+              bottom_padding=None, right_padding=None, target_height=None,
+              target_width=None, data_format=None):
+    """Symbolic shape when a padded axis is unknown: a target size is the
+    output size (the zero placeholders would be larger than it); else the
+    placeholder run (which also checks the arguments) answers."""
+    if images.ndim not in (3, 4):
+        return None
+    shape = list(images.shape)
+    axes = _spatial(images, data_format)
+    groups = ((top_padding, bottom_padding, target_height,
+               ("top_padding", "bottom_padding", "target_height")),
+              (left_padding, right_padding, target_width,
+               ("left_padding", "right_padding", "target_width")))
+    if all(shape[axis] is not None for axis in axes):
+        return None
+    for axis, (first, second, target, names) in zip(axes, groups):
+        _resolve(first, second, target, names)
+        if target is not None:
+            shape[axis] = target
+        elif shape[axis] is not None:
+            shape[axis] += first + second
+    from kerasish.engine.keras_tensor import KerasTensor
+    return KerasTensor(tuple(shape), dtype=images.dtype)
+
+
+@keras_op(spec=_pad_spec)
 def pad_images(images, top_padding=None, left_padding=None,
                bottom_padding=None, right_padding=None, target_height=None,
                target_width=None, data_format=None):

@@ -212,7 +212,18 @@ def space_to_depth(x, block_size, data_format="channels_last"):
     return knp.reshape(x, (n, c * b * b, h // b, w // b))
 
 
-@keras_op
+def _ctc_loss_spec(target, output, target_length, output_length,
+                   mask_index=0):
+    """One loss per sample; the lengths' values are unknown symbolically
+    (zero placeholders would fail the length checks)."""
+    from kerasish.backend.dtypes import standardize_dtype
+    from kerasish.engine.keras_tensor import KerasTensor
+    dtype = standardize_dtype(getattr(output, "dtype", None) or "float32")
+    return KerasTensor((output.shape[0],),
+                       dtype="float64" if dtype == "float64" else "float32")
+
+
+@keras_op(spec=_ctc_loss_spec)
 def ctc_loss(target, output, target_length, output_length, mask_index=0):
     """CTC loss per sample (fused forward-backward, see `kerasish.losses`).
 

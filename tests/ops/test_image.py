@@ -275,3 +275,16 @@ def test_bfloat16_images_stay_floating_point(fn):
     # bfloat16 coordinates are coarse; rounding to 0/1 would be off by 0.5.
     np.testing.assert_allclose(ops.cast(out, "float32").numpy(),
                                fn(x).numpy(), atol=0.1)
+
+
+def test_pad_images_to_a_target_on_unknown_spatial_axes():
+    # Keras 3.15: Input((None, None, 3)) padded to 20x30 is (None, 20, 30, 3).
+    inputs = kerasish.Input((None, None, 3))
+    out = image.pad_images(inputs, 1, 2, target_height=20, target_width=30)
+    assert out.shape == (None, 20, 30, 3)
+    assert image.pad_images(inputs, 1, 2, 3, 4).shape == (None, None, None,
+                                                          3)
+    model = kerasish.Model(inputs, out)
+    result = model.predict(np.ones((2, 8, 9, 3), "float32"), verbose=0)
+    assert result.shape == (2, 20, 30, 3)
+    assert result[0, :, :, 0].sum() == 72.0

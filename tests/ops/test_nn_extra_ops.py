@@ -77,3 +77,12 @@ def test_symbolic_shapes():
 def test_bad_inputs(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_ctc_loss_on_symbolic_inputs():
+    # Keras 3.15: one float32 loss per sample, lengths unknown until run.
+    out = ops.ctc_loss(kerasish.KerasTensor((None, 4), "int32"),
+                       kerasish.KerasTensor((None, 6, 5), "float16"),
+                       kerasish.KerasTensor((None,), "int32"),
+                       kerasish.KerasTensor((None,), "int32"))
+    assert out.shape == (None,) and out.dtype == "float32"
