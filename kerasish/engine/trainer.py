@@ -99,6 +99,11 @@ class Trainer:
         object.__setattr__(self, "_loss_tracker", Mean(name="loss"))
         self._run_eagerly = run_eagerly
         # Keras resolves "auto" to True unless the model runs eagerly.
+        if jit_compile is True and run_eagerly:
+            jit_compile = False
+            warnings.warn("If `run_eagerly` is True, then `jit_compile` "
+                          "cannot also be True. Disabling `jit_compile`.",
+                          stacklevel=2)
         self._jit_compile = (not run_eagerly) if jit_compile == "auto" \
             else jit_compile
         from kerasish.engine.step_trace import StepTraces

@@ -264,3 +264,12 @@ def test_compiling_again_without_loss_or_metrics_keeps_them():
     assert model.loss == "mae"
     model.compile("sgd", "mse", metrics=[])
     assert sorted(model.fit(x, y, epochs=1, verbose=0).history) == ["loss"]
+
+
+def test_run_eagerly_disables_jit_compile_with_keras_warning():
+    model = kerasish.Sequential([kerasish.Input((2,)),
+                                 kerasish.layers.Dense(1)])
+    with pytest.warns(UserWarning, match="cannot also be True"):
+        model.compile("sgd", "mse", run_eagerly=True, jit_compile=True)
+    assert model.jit_compile is False and model.run_eagerly is True
+    assert model.get_compile_config()["jit_compile"] is False
