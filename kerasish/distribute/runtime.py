@@ -6,6 +6,7 @@ The loops in `engine/fit_loop.py` never run a step themselves; they call
 keeps parameters elsewhere (a parameter-server runtime) pulls and pushes
 them in these methods; `LocalRuntime` just calls the model in-process.
 """
+import numpy as np
 
 
 class Runtime:
@@ -33,6 +34,11 @@ class Runtime:
 class LocalRuntime(Runtime):
     """Run every step in this process on the numpy backend.
 
+    Steps run with numpy's floating-point warnings off: a diverging run
+    gives `inf`/`nan` losses (which `TerminateOnNaN` watches) silently, as
+    Keras's compiled steps do, instead of numpy's "overflow encountered"
+    warnings.
+
     Example:
 
     >>> type(kerasish.distribute.get_strategy().runtime).__name__
@@ -40,10 +46,17 @@ class LocalRuntime(Runtime):
     """
 
     def train_step(self, model, batch):
-        return model.train_step(batch)
+        with np.errstate(**_QUIET):
+            return model.train_step(batch)
 
     def test_step(self, model, batch):
-        return model.test_step(batch)
+        with np.errstate(**_QUIET):
+            return model.test_step(batch)
 
     def predict_step(self, model, batch):
-        return model.predict_step(batch)
+        with np.errstate(**_QUIET):
+            return model.predict_step(batch)
+
+
+_QUIET = dict(over="ignore", under="ignore", invalid="ignore",
+              divide="ignore")

@@ -110,3 +110,17 @@ def test_a_replica_rebuilt_from_config_and_paths_matches():
     x, _ = data()
     np.testing.assert_array_equal(replica.predict(x, verbose=0),
                                   model.predict(x, verbose=0))
+
+
+def test_diverging_steps_raise_no_numpy_warnings():
+    # As Keras's compiled steps: an exploding run yields inf/nan logs
+    # (TerminateOnNaN stops it) without numpy's overflow warnings, which
+    # the test settings would turn into errors.
+    x = np.full((8, 2), 1e20, "float32")
+    model = kerasish.Sequential([kerasish.Input((2,)),
+                                 kerasish.layers.Dense(1)])
+    model.compile(kerasish.optimizers.SGD(1e10), "mse")
+    history = model.fit(x, x[:, :1], epochs=3, verbose=0,
+                        callbacks=[kerasish.callbacks.TerminateOnNaN()])
+    assert not np.isfinite(history.history["loss"][-1])
+    assert len(history.history["loss"]) < 3
