@@ -22,6 +22,9 @@ idle for K - 1 steps is brought up to date and waits again, so a ring of K
 cohorts is enough. The series keeps as many terms as a relative
 error below 1e-13 takes (`series_terms`), at most 16 (below 0.1^16).
 
+SGD with momentum defers the same way, in closed form without a series
+(`MomentumRows`).
+
 While rows are pending, the table and its `m`/`v` slots are
 `DeferredVariable`s. A row gather (the Embedding lookup) brings just the
 rows it reads up to date (`Variable._rows_source`); any other read of
@@ -89,23 +92,70 @@ def series_terms(decay, ratio):
     return _MAX_TERMS
 
 
-class DeferredRows:
-    """The pending rows of one table under one Adam (module docstring).
+class _DeferredTable:
+    """What every deferred table shares: its variables become
+    `DeferredVariable`s, lookups bring their rows up to date, any other
+    read settles everything. Subclasses give `apply`, `flush(rows, to)`
+    (returning the rows brought up to date) and `_pending()`.
 
     Args:
-        variables: `(table, momentum, velocity)` variables.
-        beta_1, beta_2, epsilon: The optimizer's constants.
+        variables: The table, then its optimizer slots.
         strikes: Per-path count of deferrals read back at once (shared
             with the optimizer, so a table that is always read stays
             dense).
     """
 
-    def __init__(self, variables, beta_1, beta_2, epsilon, strikes):
+    def __init__(self, variables, strikes):
         self.variables = variables
         self.arrays = tuple(_raw_get(v) for v in variables)
+        self.strikes = strikes
+        self.step = 0
+        self.last = np.zeros(len(self.arrays[0]), np.int64)
+        for variable in variables:
+            variable._deferred = self
+            variable.__class__ = DeferredVariable
+
+    def rows_source(self, variable, ids):
+        """`variable`'s array with rows `ids` up to date (a lookup)."""
+        self._looked_up(self.flush(ids, self.step))
+        return _raw_get(variable)
+
+    def _looked_up(self, rows):
+        """Rows a lookup brought up to date."""
+
+    def settle(self):
+        """Bring every row up to date; the variables become plain again."""
+        self.flush(self._pending(), self.step)
+        if self.step < 2:
+            path = self.variables[0].path
+            self.strikes[path] = self.strikes.get(path, 0) + 1
+        for variable in self.variables:
+            variable.__class__ = Variable
+            variable._deferred = None
+
+    def _live_rows(self, slots):
+        """Rows whose optimizer state is not all zeros (the others do not
+        change while untouched)."""
+        rows = len(self.arrays[0])
+        live = np.zeros(rows, bool)
+        for slot in slots:
+            live |= (slot.reshape(rows, -1) != 0).any(1)
+        return np.flatnonzero(live)
+
+
+class AdamRows(_DeferredTable):
+    """The pending rows of one table under one Adam (module docstring).
+
+    Args:
+        variables: `(table, momentum, velocity)` variables.
+        beta_1, beta_2, epsilon: The optimizer's constants.
+        strikes: See `_DeferredTable`.
+    """
+
+    def __init__(self, variables, beta_1, beta_2, epsilon, strikes):
+        super().__init__(variables, strikes)
         self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
         self.epsilon = float(epsilon)
-        self.strikes = strikes
         self.ring = ring_size(self.beta_2)
         ages = np.arange(1, self.ring + 1)
         self._ages = ages
@@ -115,17 +165,8 @@ class DeferredRows:
         self._weights = decay[:, None] * \
             ratio[:, None] ** np.arange(self.terms)
         self.coeffs = np.zeros((self.ring, self.terms))
-        self.step = 0
-        rows = len(self.arrays[0])
-        self.last = np.zeros(rows, np.int64)
-        _, m, v = self.arrays
-        live = np.flatnonzero((m.reshape(rows, -1) != 0).any(1) |
-                              (v.reshape(rows, -1) != 0).any(1))
         self.cohorts = [[] for _ in range(self.ring)]
-        self.cohorts[0].append(live)
-        for variable in variables:
-            variable._deferred = self
-            variable.__class__ = DeferredVariable
+        self.cohorts[0].append(self._live_rows(self.arrays[1:]))
 
     # -- one optimizer step ----------------------------------------------------
     def apply(self, rows, values, constants):
@@ -191,34 +232,101 @@ class DeferredRows:
         self.last[rows] = to
         return rows
 
-    def rows_source(self, variable, ids):
-        """`variable`'s array with rows `ids` up to date (a lookup)."""
-        flushed = self.flush(ids, self.step)
-        if flushed.size:
-            self.cohorts[self.step % self.ring].append(flushed)
-        return _raw_get(variable)
+    def _looked_up(self, rows):
+        if rows.size:
+            self.cohorts[self.step % self.ring].append(rows)
 
-    def settle(self):
-        """Bring every row up to date; the variables become plain again."""
+    def _pending(self):
         parts = [np.concatenate(c) for c in self.cohorts if c]
-        if parts:
-            self.flush(np.unique(np.concatenate(parts)), self.step)
-        if self.step < 2:
-            path = self.variables[0].path
-            self.strikes[path] = self.strikes.get(path, 0) + 1
-        for variable in self.variables:
-            variable.__class__ = Variable
-            variable._deferred = None
+        return np.unique(np.concatenate(parts)) if parts else \
+            np.empty(0, np.int64)
+
+
+class MomentumRows(_DeferredTable):
+    """The pending rows of one table under SGD with momentum `mu`: idle
+    for k steps, `m_k = mu^k m` and `w_k = w + m * sum_{j=1..k} mu^j`
+    (times `mu` with Nesterov momentum), exactly, whatever the learning
+    rates were, since an untouched row's step does not involve them.
+
+    Args:
+        variables: `(table, momentum)` variables.
+        momentum, nesterov: The optimizer's settings.
+        strikes: See `_DeferredTable`.
+    """
+
+    def __init__(self, variables, momentum, nesterov, strikes):
+        super().__init__(variables, strikes)
+        self.momentum, self.nesterov = float(momentum), bool(nesterov)
+        # Rows with a momentum (the others do not move while untouched).
+        self.live = np.zeros(len(self.last), bool)
+        self.live[self._live_rows(self.arrays[1:])] = True
+
+    def apply(self, rows, values, learning_rate):
+        """SGD's step for a deduplicated row gradient, as the dense update
+        computes the touched rows."""
+        step = self.step + 1
+        self.flush(rows, step - 1)
+        w, m = self.arrays
+        momentum = np.asarray(self.momentum, m.dtype)
+        m_rows = m[rows] * momentum - values * learning_rate
+        m[rows] = m_rows
+        if self.nesterov:
+            w[rows] += m_rows * momentum - values * learning_rate
+        else:
+            w[rows] += m_rows
+        self.last[rows] = step
+        self.live[rows] = True
+        self.step = step
+
+    def flush(self, rows, to):
+        rows = np.asarray(rows).ravel()
+        idle = to - self.last[rows]
+        pending = idle > 0
+        if not pending.any():
+            return rows[:0]
+        rows = np.unique(rows[pending])
+        idle = to - self.last[rows]
+        w, m = (a[rows].astype(np.float64) for a in self.arrays)
+        expand = (slice(None),) + (None,) * (w.ndim - 1)
+        mu = self.momentum
+        powers = mu ** idle
+        total = idle * 1.0 if mu == 1 else mu * (1 - powers) / (1 - mu)
+        if self.nesterov:
+            total = total * mu
+        w += m * total[expand]
+        m *= powers[expand]
+        for array, value in zip(self.arrays, (w, m)):
+            array[rows] = value
+        self.last[rows] = to
+        return rows
+
+    def _pending(self):
+        return np.flatnonzero(self.live & (self.last < self.step))
+
+
+def apply_sgd_rows(optimizer, gradient, variable, momentum, learning_rate):
+    """SGD-with-momentum's step for an `IndexedSlices` gradient through
+    `MomentumRows`; False when this table is updated densely instead."""
+    state = getattr(variable, "_deferred", None)
+    if state is None:
+        if optimizer.nesterov not in (True, False) or \
+                not _eligible(optimizer, variable, (momentum,)):
+            return False
+        state = MomentumRows(
+            (variable, momentum), optimizer.momentum, optimizer.nesterov,
+            optimizer.__dict__.setdefault("_deferred_strikes", {}))
+    state.apply(gradient.indices, gradient.values, learning_rate)
+    return True
 
 
 def apply_adam_rows(optimizer, gradient, variable, slots, constants):
-    """Adam's step for an `IndexedSlices` gradient through `DeferredRows`;
+    """Adam's step for an `IndexedSlices` gradient through `AdamRows`;
     False when this table is updated densely instead."""
     state = getattr(variable, "_deferred", None)
     if state is None:
-        if not _eligible(optimizer, variable, slots):
+        if not _adam_eligible(optimizer, variable, slots):
             return False
-        state = DeferredRows(
+        state = AdamRows(
             (variable,) + tuple(slots), optimizer.beta_1, optimizer.beta_2,
             optimizer.epsilon,
             optimizer.__dict__.setdefault("_deferred_strikes", {}))
@@ -226,12 +334,20 @@ def apply_adam_rows(optimizer, gradient, variable, slots, constants):
     return True
 
 
-def _eligible(optimizer, variable, slots):
-    """Plain Adam on a large float table nothing else reads each step."""
-    if optimizer.amsgrad or optimizer.weight_decay or optimizer.use_ema:
+def _adam_eligible(optimizer, variable, slots):
+    """Plain Adam whose constants are numbers (see `_eligible`)."""
+    if optimizer.amsgrad or not all(
+            isinstance(b, (float, int)) for b in
+            (optimizer.beta_1, optimizer.beta_2, optimizer.epsilon)):
         return False
-    if not all(isinstance(b, (float, int)) for b in
-               (optimizer.beta_1, optimizer.beta_2, optimizer.epsilon)):
+    return ring_size(optimizer.beta_2) > 0 and \
+        _eligible(optimizer, variable, slots)
+
+
+def _eligible(optimizer, variable, slots):
+    """A large float table, without weight decay or EMA (which touch
+    every row), that nothing else reads each step."""
+    if optimizer.weight_decay or optimizer.use_ema:
         return False
     if variable.regularizer is not None or variable.constraint is not None:
         return False
@@ -242,5 +358,4 @@ def _eligible(optimizer, variable, slots):
            for s in slots):
         return False
     strikes = optimizer.__dict__.get("_deferred_strikes", {})
-    return ring_size(optimizer.beta_2) > 0 and \
-        strikes.get(variable.path, 0) < _MAX_STRIKES
+    return strikes.get(variable.path, 0) < _MAX_STRIKES

@@ -2,6 +2,7 @@
 import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
+from kerasish.optimizers.deferred_rows import apply_sgd_rows
 from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
 from kerasish.saving.object_registration import builtin
 
@@ -56,6 +57,11 @@ class SGD(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         lr = self._lr(learning_rate, variable.dtype)
+        if isinstance(gradient, IndexedSlices) and self.momentum != 0 and \
+                apply_sgd_rows(self, gradient, variable,
+                               self.momentums[self._get_variable_index(
+                                   variable)], lr):
+            return
         w = variable._value
         if isinstance(gradient, IndexedSlices):
             if self.momentum == 0:

@@ -27,13 +27,14 @@ def zipf_rows(rng, n, rows):
 
 
 def train_table(steps, dtype="float32", beta_2=0.999, learning_rate=0.01,
-                reads=(), lookups=(), rows=300, seed=0):
-    """Adam on a (rows, 4) table with sparse zipf gradients; `reads`: steps
-    after which the whole table is read, `lookups`: steps after which a
-    row gather reads a few rows."""
+                reads=(), lookups=(), rows=300, seed=0, optimizer=None):
+    """Adam (or `optimizer`) on a (rows, 4) table with sparse zipf
+    gradients; `reads`: steps after which the whole table is read,
+    `lookups`: steps after which a row gather reads a few rows."""
     rng = np.random.default_rng(seed)
     table = Variable(rng.normal(size=(rows, 4)), dtype=dtype)
-    opt = optimizers.Adam(learning_rate=learning_rate, beta_2=beta_2)
+    opt = optimizer() if optimizer else optimizers.Adam(
+        learning_rate=learning_rate, beta_2=beta_2)
     for step in range(steps):
         ids = zipf_rows(rng, 8, rows)
         grad = IndexedSlices(ids, rng.normal(size=(len(ids), 4)).astype(
@@ -184,3 +185,28 @@ def test_fit_with_deferred_tables_gives_the_dense_numbers(
     loaded = kerasish.saving.load_model(tmp_path / "a.keras")
     for a, b in zip(loaded.get_weights(), dense[2].get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("nesterov", [False, True])
+@pytest.mark.parametrize("momentum", [0.9, 1.0])
+def test_sgd_momentum_deferred_equals_dense(monkeypatch, nesterov,
+                                            momentum):
+    def sgd():
+        schedule = optimizers.schedules.ExponentialDecay(0.01, 20, 0.9)
+        return optimizers.SGD(schedule, momentum=momentum,
+                              nesterov=nesterov)
+
+    kwargs = dict(steps=120, optimizer=sgd, reads=(50,), lookups=(10, 80))
+    runs = {}
+    for mode in ("deferred", "dense"):
+        monkeypatch.setattr(deferred_rows, "_MIN_SIZE",
+                            0 if mode == "deferred" else 1 << 60)
+        for dtype in ("float64", "float32"):
+            table, opt = train_table(dtype=dtype, **kwargs)
+            if mode == "deferred":
+                assert type(table) is DeferredVariable
+            runs[mode, dtype] = state(table, opt)
+    for a, b in zip(runs["deferred", "float64"], runs["dense", "float64"]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+    for a, b in zip(runs["deferred", "float32"], runs["dense", "float32"]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
