@@ -95,8 +95,9 @@ def series_terms(decay, ratio):
 class _DeferredTable:
     """What every deferred table shares: its variables become
     `DeferredVariable`s, lookups bring their rows up to date, any other
-    read settles everything. Subclasses give `apply`, `flush(rows, to)`
-    (returning the rows brought up to date) and `_pending()`.
+    read settles everything. Subclasses give `apply`, `_catch_up` (the
+    closed form that advances gathered idle rows, in place) and
+    `_pending()`.
 
     Args:
         variables: The table, then its optimizer slots.
@@ -114,6 +115,24 @@ class _DeferredTable:
         for variable in variables:
             variable._deferred = self
             variable.__class__ = DeferredVariable
+
+    def flush(self, rows, to):
+        """Apply the idle steps of `rows` up to step `to`; returns the rows
+        that had some."""
+        rows = np.asarray(rows).ravel()
+        idle = to - self.last[rows]
+        pending = idle > 0
+        if not pending.any():
+            return rows[:0]
+        rows = np.unique(rows[pending])     # a lookup repeats ids
+        idle = to - self.last[rows]
+        values = [a[rows].astype(np.float64) for a in self.arrays]
+        expand = (slice(None),) + (None,) * (values[0].ndim - 1)
+        self._catch_up(values, idle, to, expand)
+        for array, value in zip(self.arrays, values):
+            array[rows] = value
+        self.last[rows] = to
+        return rows
 
     def rows_source(self, variable, ids):
         """`variable`'s array with rows `ids` up to date (a lookup)."""
@@ -205,18 +224,8 @@ class AdamRows(_DeferredTable):
         return rows[self.last[rows] == born]
 
     # -- bringing rows up to date ----------------------------------------------
-    def flush(self, rows, to):
-        """Apply the idle steps of `rows` up to step `to`; returns the rows
-        that had some."""
-        rows = np.asarray(rows).ravel()
-        idle = to - self.last[rows]
-        pending = idle > 0
-        if not pending.any():
-            return rows[:0]
-        rows = np.unique(rows[pending])     # a lookup repeats ids
-        idle = to - self.last[rows]
-        p, m, v = (a[rows].astype(np.float64) for a in self.arrays)
-        expand = (slice(None),) + (None,) * (p.ndim - 1)
+    def _catch_up(self, values, idle, to, expand):
+        p, m, v = values
         coeffs = self.coeffs[(to - idle) % self.ring]
         s = np.sqrt(v)
         s_eps = s + self.epsilon
@@ -227,10 +236,6 @@ class AdamRows(_DeferredTable):
         p -= m * series / s_eps
         m *= (self.beta_1 ** idle)[expand]
         v *= (self.beta_2 ** idle)[expand]
-        for array, value in zip(self.arrays, (p, m, v)):
-            array[rows] = value
-        self.last[rows] = to
-        return rows
 
     def _looked_up(self, rows):
         if rows.size:
@@ -278,16 +283,8 @@ class MomentumRows(_DeferredTable):
         self.live[rows] = True
         self.step = step
 
-    def flush(self, rows, to):
-        rows = np.asarray(rows).ravel()
-        idle = to - self.last[rows]
-        pending = idle > 0
-        if not pending.any():
-            return rows[:0]
-        rows = np.unique(rows[pending])
-        idle = to - self.last[rows]
-        w, m = (a[rows].astype(np.float64) for a in self.arrays)
-        expand = (slice(None),) + (None,) * (w.ndim - 1)
+    def _catch_up(self, values, idle, to, expand):
+        w, m = values
         mu = self.momentum
         powers = mu ** idle
         total = idle * 1.0 if mu == 1 else mu * (1 - powers) / (1 - mu)
@@ -295,10 +292,6 @@ class MomentumRows(_DeferredTable):
             total = total * mu
         w += m * total[expand]
         m *= powers[expand]
-        for array, value in zip(self.arrays, (w, m)):
-            array[rows] = value
-        self.last[rows] = to
-        return rows
 
     def _pending(self):
         return np.flatnonzero(self.live & (self.last < self.step))
