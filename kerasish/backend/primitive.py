@@ -199,7 +199,7 @@ class Primitive:
         if _autocast_state.dtype is not None:
             args = _autocast.autocast_args(args)
         if self.reads_rows and params.get("axis") == 0 and \
-                getattr(args[0], "_deferred", None) is not None:
+                getattr(args[0], "_reads_by_row", False):
             arrays = _row_read(args)
         else:
             arrays = [a._value if isinstance(a, Tensor) else to_array(a)

@@ -168,6 +168,10 @@ class FitLoop:
             state.end_batch(end)
             if model.stop_training or state.interrupt_requested:
                 break
+        if logs:
+            # Steps still in flight (an asynchronous runtime) count in
+            # this epoch's logs.
+            self.runtime.sync()
         ran = bool(logs)
         logs = logs or state.resumed_logs(epoch)
         state.last_batch_logs = logs

@@ -27,7 +27,7 @@ from kerasish.engine.operation import (Operation, symbolic_shape,
                                        trace_output_spec)
 from kerasish.engine.quantization_hooks import (QuantizationHooks,
                                                 wrap_quantize)
-from kerasish.engine.variable import Variable
+from kerasish.engine.variable import Variable, make_variable
 from kerasish.ops.symbolic import any_symbolic
 
 _AUTO_CONFIG_TYPES = (str, int, float, bool, type(None))
@@ -329,9 +329,10 @@ class Layer(Operation, QuantizationHooks):
                 str(dtype)).kind == "f" else "zeros")
         initializer = initializers.get(initializer)
         with naming.name_scope(self.name):
-            variable = Variable(initializer, shape=shape, dtype=dtype,
-                                trainable=trainable, name=name,
-                                autocast=autocast, aggregation=aggregation)
+            variable = make_variable(
+                "weight", initializer, shape=shape, dtype=dtype,
+                trainable=trainable, name=name, autocast=autocast,
+                aggregation=aggregation)
         variable.regularizer = regularizers.get(regularizer)
         variable.constraint = constraints.get(constraint)
         variable.overwrite_with_gradient = overwrite_with_gradient

@@ -480,7 +480,13 @@ class Trainer:
                 for c in (self._compile_loss, self._compile_metrics))
 
     def _symbolic_build(self, batch):
-        """Build the model (and the optimizer's slots) from a data batch."""
+        """Build the model (and the optimizer's slots) from a data batch,
+        in the runtime's variable scope (a parameter server places the
+        variables made here)."""
+        with self._runtime_or_default().variable_scope():
+            self._build_for(batch)
+
+    def _build_for(self, batch):
         if not self.built:
             x, _, _ = unpack_x_y_sample_weight(batch)
             try:

@@ -5,6 +5,7 @@ optimizer slots and the PS runtime can refer to it by its stable `path`.
 `numpy()` and `np.asarray(v)` return copies: a snapshot never changes under
 the caller when training continues.
 """
+import contextlib
 import threading
 
 import numpy as np
@@ -27,6 +28,34 @@ class _WriteGuard(threading.local):
 
 
 _write_guard = _WriteGuard()
+
+
+# A parameter-server strategy's scope sets `_weights.factory`: the weights
+# layers make (`Layer.add_weight`) and optimizer state
+# (`Optimizer.add_variable`) are then made by it, as a `Variable` subclass
+# that knows where it lives. `role` is "weight" or "optimizer".
+_weights = threading.local()
+
+
+def make_variable(role, initializer, **kwargs):
+    """A new variable for a layer weight or optimizer state: a plain
+    `Variable`, or what the active weight factory makes."""
+    factory = getattr(_weights, "factory", None)
+    if factory is None:
+        return Variable(initializer, **kwargs)
+    return factory(role, initializer, **kwargs)
+
+
+@contextlib.contextmanager
+def weight_factory(factory):
+    """Make layer weights and optimizer state with `factory` in the block
+    (`factory(role, initializer, **variable_kwargs)`)."""
+    previous = getattr(_weights, "factory", None)
+    _weights.factory = factory
+    try:
+        yield factory
+    finally:
+        _weights.factory = previous
 
 
 class Variable(Tensor):
@@ -177,6 +206,17 @@ class Variable(Tensor):
     @property
     def initializer(self):
         return self._initializer
+
+    @property
+    def device(self):
+        """Where the variable lives, as TF names devices: this process
+        (a parameter-server variable names its ps task)."""
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    @property
+    def _reads_by_row(self):
+        """Whether a row gather reads it through `_rows_source`."""
+        return self._deferred is not None
 
 
 def _register():

@@ -21,7 +21,7 @@ from kerasish.backend.indexed_slices import (IndexedSlices,
                                              shared_row_groups)
 from kerasish.backend.tensor import Tensor
 from kerasish.engine import naming
-from kerasish.engine.variable import Variable
+from kerasish.engine.variable import Variable, make_variable
 from kerasish.optimizers import gradients as G
 from kerasish.optimizers.optimizer_extras import OptimizerExtras
 from kerasish.optimizers.optimizer_state import OptimizerState
@@ -174,9 +174,9 @@ class Optimizer(OptimizerExtras, OptimizerState):
         init = initializers.get(initializer) if value is None else \
             np.full(shape, value, dtype=dtype or config.floatx())
         with naming.name_scope(self.name):
-            variable = Variable(init, shape=shape, dtype=dtype,
-                                trainable=False, name=name,
-                                aggregation=aggregation)
+            variable = make_variable("optimizer", init, shape=shape,
+                                     dtype=dtype, trainable=False,
+                                     name=name, aggregation=aggregation)
         self._variables.append(variable)
         return variable
 
