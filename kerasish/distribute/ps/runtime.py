@@ -94,6 +94,19 @@ class ParameterServerRuntime(Runtime):
         while self._inflight:
             self._collect(block=True)
 
+    def shard_status(self):
+        """Each shard's version, log of applied update ids, dropped count
+        and iterations: the shards' own account of what they applied."""
+        return self.cluster.get([s.status.remote()
+                                 for s in self.cluster.shards],
+                                "read the shards' status")
+
+    def shard_digests(self):
+        """sha256 of each shard's variables."""
+        return self.cluster.get([s.digest.remote()
+                                 for s in self.cluster.shards],
+                                "read the shards' digests")
+
     def shutdown(self):
         """Stop every actor (and Ray, if this runtime started it)."""
         cluster, self.cluster = self.cluster, None
@@ -160,6 +173,7 @@ class ParameterServerRuntime(Runtime):
             "layout": layout,
             "key_index": layout_lib.key_index(layout),
             "num_workers": self.strategy.num_workers,
+            "inject": getattr(self.strategy, "_inject", {}),
         }
 
     def _link(self, model, layout):
@@ -304,12 +318,12 @@ class ParameterServerRuntime(Runtime):
         cluster = self.cluster
         num_ps = len(cluster.shards)
         step = self.version + 1
+        workers = self._free_for_step()
         calls = []
-        for i, (worker, (sub, n)) in enumerate(
-                zip(cluster.workers, _split(batch, len(cluster.workers)))):
+        for i, (sub, n) in zip(workers, _split(batch, len(workers))):
             if n:
-                refs = worker.train.options(num_returns=num_ps + 1).remote(
-                    sub, *self._param_refs)
+                refs = cluster.workers[i].train.options(
+                    num_returns=num_ps + 1).remote(sub, *self._param_refs)
                 calls.append((i, refs, n))
         calls = self._first_to_finish(calls)
         total = sum(n for _, _, n in calls)
@@ -327,12 +341,32 @@ class ParameterServerRuntime(Runtime):
             logs["late_replicas"] = float(self.late_replicas)
         return logs
 
+    def _free_for_step(self):
+        """The workers to give this step: all of them, but with backup
+        workers those still busy with a step they were late for sit it
+        out (at least `num_workers - backup_workers` take part)."""
+        import ray
+        everyone = list(range(self.strategy.num_workers))
+        late = self.__dict__.setdefault("_late", {})
+        if not late:
+            return everyone
+        wanted = self.strategy.num_workers - self.strategy.backup_workers
+        while True:
+            done, _ = ray.wait(list(late.values()), num_returns=len(late),
+                               timeout=0)
+            for worker in [w for w, ref in late.items() if ref in done]:
+                del late[worker]
+            free = [w for w in everyone if w not in late]
+            if len(free) >= wanted:
+                return free
+            ray.wait(list(late.values()), num_returns=1,
+                     timeout=self.cluster.timeout)
+
     def _first_to_finish(self, calls):
         import ray
-        backup = self.strategy.backup_workers
-        if not backup or len(calls) <= backup:
+        wanted = self.strategy.num_workers - self.strategy.backup_workers
+        if len(calls) <= wanted:
             return calls
-        wanted = len(calls) - backup
         by_stats = {refs[-1]: (i, refs, n) for i, refs, n in calls}
         ready, _ = ray.wait(list(by_stats), num_returns=wanted,
                             timeout=self.cluster.timeout)
@@ -340,6 +374,10 @@ class ParameterServerRuntime(Runtime):
             raise TimeoutError(
                 f"Only {len(ready)} of {wanted} replicas finished a step "
                 f"within {self.cluster.timeout:g} s.")
+        late = self.__dict__.setdefault("_late", {})
+        for ref, (i, _, _) in by_stats.items():
+            if ref not in ready:
+                late[i] = ref
         self.late_replicas += len(calls) - wanted
         return sorted((by_stats[r] for r in ready), key=lambda c: c[0])
 

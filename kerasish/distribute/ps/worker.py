@@ -105,6 +105,8 @@ class Worker:
         self.shards = shards
         self.layout = blob["layout"]
         self.model = None
+        # Test-only fault injection: {"delay": {worker index: seconds}}.
+        self.delay = blob.get("inject", {}).get("delay", {}).get(index, 0)
 
     def ping(self):
         import os
@@ -195,6 +197,9 @@ class Worker:
         self.model.optimizer.captured.clear()
         with _quiet():
             logs = self.model.train_step(batch)
+        if self.delay:
+            import time
+            time.sleep(self.delay)
         return (*self._updates(before), self._stats(logs))
 
     def train_async(self, seq, batch, dense_keys):
