@@ -15,6 +15,7 @@ from kerasish.distribute.ps.shard import Shard
 from kerasish.distribute.ps.worker import Worker
 
 _OPEN = weakref.WeakSet()
+_CONNECT_TIMEOUT = 10.0     # seconds to reach a cluster's address
 
 
 def _close_all():
@@ -64,7 +65,7 @@ class Cluster:
             self.owns_ray = True
             return
         if address != "auto":
-            _probe(address, self.timeout)
+            _probe(address, min(self.timeout, _CONNECT_TIMEOUT))
         try:
             ray.init(address=address, log_to_driver=False,
                      configure_logging=False)
