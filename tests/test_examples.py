@@ -87,6 +87,18 @@ def test_use_case_examples_reach_their_scores(script, scores):
         assert _value_after(proc.stdout, prefix) >= minimum, proc.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_parameter_server_example_matches_the_local_run():
+    pytest.importorskip("ray")
+    proc = run_example("parameter_server.py", timeout=200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Weights equal to the local run's: True" in proc.stdout
+    local = _value_after(proc.stdout, "Local test accuracy:")
+    remote = _value_after(proc.stdout, "Parameter-server test accuracy:")
+    assert remote == local >= 0.93, proc.stdout
+
+
 def test_custom_layer_example_checks_and_catches_gradients():
     proc = run_example("custom_layer_check_grads.py", "--epochs", "1")
     assert proc.returncode == 0, proc.stderr[-3000:]

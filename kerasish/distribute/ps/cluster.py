@@ -60,8 +60,9 @@ class Cluster:
         if ray.is_initialized():
             return
         if address is None:
+            # Only this machine's actors talk to it: loopback only.
             ray.init(include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+                     configure_logging=False, _node_ip_address="127.0.0.1")
             self.owns_ray = True
             return
         if address != "auto":

@@ -13,7 +13,7 @@ def ray_local():
     started = not ray.is_initialized()
     if started:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+                 configure_logging=False, _node_ip_address="127.0.0.1")
     yield
     if started:
         ray.shutdown()
