@@ -20,15 +20,6 @@ from kerasish.engine.data_adapters.array_slicing import train_validation_split
 from kerasish.engine.epoch_iterator import EpochIterator
 
 
-def _check_validation_freq(freq):
-    if isinstance(freq, bool) or not (
-            isinstance(freq, int) and freq >= 1 or
-            isinstance(freq, (list, tuple))):
-        raise ValueError(
-            "`validation_freq` should be an int >= 1 or a list of epoch "
-            f"numbers. Received: validation_freq={freq}")
-
-
 def _should_eval(epoch, freq):
     if isinstance(freq, int):
         return (epoch + 1) % freq == 0
@@ -56,7 +47,6 @@ class FitLoop:
     def run(self):
         from kerasish.utils.config_utils import capped_epochs
         a = self.args
-        _check_validation_freq(a["validation_freq"])
         a["epochs"] = capped_epochs(a["epochs"])  # keras.config.max_epochs
         x, y, sw, val_data = self._split_validation()
         adapter = get_data_adapter(x, y, sw, a["batch_size"],
