@@ -97,9 +97,13 @@ class FitLoop:
         a = self.args
         vx, vy, vsw = unpack_x_y_sample_weight(val_data) \
             if isinstance(val_data, (tuple, list)) else (val_data, None, None)
-        adapter = get_data_adapter(
-            vx, vy, vsw, a["validation_batch_size"] or a["batch_size"],
-            a["validation_steps"], shuffle=False)
+        try:
+            adapter = get_data_adapter(
+                vx, vy, vsw, a["validation_batch_size"] or a["batch_size"],
+                a["validation_steps"], shuffle=False)
+        except ValueError as e:
+            # The adapter's errors speak of `x` and `y`: say which ones.
+            raise ValueError(f"Invalid `validation_data`: {e}") from e
         if not adapter.restartable:
             # A generator is read once; later validations replay it.
             adapter = CachingDataAdapter(adapter)
