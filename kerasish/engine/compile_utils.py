@@ -407,13 +407,31 @@ class CompileLoss(losses_module.Loss):
         weights = self._sample_weights(sample_weight, labels)
         total = None
         for k, (i, loss_fn, loss_weight, _) in enumerate(self._entries):
-            value = loss_fn(labels[i], outputs[i], weights[i])
+            value = self._call_loss(loss_fn, labels[i], outputs[i],
+                                    weights[i], names[i])
             if self.metrics:
                 self._track(k, value, tree.flatten(outputs[i])[0].shape[0])
             if loss_weight is not None:
                 value = value * loss_weight
             total = value if total is None else total + value
         return total
+
+    @staticmethod
+    def _call_loss(loss_fn, label, output, weight, name):
+        try:
+            return loss_fn(label, output, weight)
+        except (TypeError, ValueError) as e:
+            if label is not None:
+                raise
+            # A loss may ignore `y_true` (Keras passes None on); one that
+            # needs it fails deep inside without saying why.
+            what = f" for output '{name}'" if name else ""
+            loss = getattr(loss_fn, "name", type(loss_fn).__name__)
+            raise ValueError(
+                f"The compiled loss {loss!r} needs targets, "
+                f"but no targets were given{what}: pass `y` (or "
+                "`validation_data=(x_val, y_val)`), or compile without a "
+                "loss. Received: y=None") from e
 
     def _track(self, k, value, batch_size):
         pending = self.__dict__.get("_pending")

@@ -20,15 +20,6 @@ from kerasish.engine.data_adapters.array_slicing import train_validation_split
 from kerasish.engine.epoch_iterator import EpochIterator
 
 
-def _check_validation_freq(freq):
-    if isinstance(freq, bool) or not (
-            isinstance(freq, int) and freq >= 1 or
-            isinstance(freq, (list, tuple))):
-        raise ValueError(
-            "`validation_freq` should be an int >= 1 or a list of epoch "
-            f"numbers. Received: validation_freq={freq}")
-
-
 def _should_eval(epoch, freq):
     if isinstance(freq, int):
         return (epoch + 1) % freq == 0
@@ -56,7 +47,6 @@ class FitLoop:
     def run(self):
         from kerasish.utils.config_utils import capped_epochs
         a = self.args
-        _check_validation_freq(a["validation_freq"])
         a["epochs"] = capped_epochs(a["epochs"])  # keras.config.max_epochs
         x, y, sw, val_data = self._split_validation()
         adapter = get_data_adapter(x, y, sw, a["batch_size"],
@@ -107,9 +97,13 @@ class FitLoop:
         a = self.args
         vx, vy, vsw = unpack_x_y_sample_weight(val_data) \
             if isinstance(val_data, (tuple, list)) else (val_data, None, None)
-        adapter = get_data_adapter(
-            vx, vy, vsw, a["validation_batch_size"] or a["batch_size"],
-            a["validation_steps"], shuffle=False)
+        try:
+            adapter = get_data_adapter(
+                vx, vy, vsw, a["validation_batch_size"] or a["batch_size"],
+                a["validation_steps"], shuffle=False)
+        except ValueError as e:
+            # The adapter's errors speak of `x` and `y`: say which ones.
+            raise ValueError(f"Invalid `validation_data`: {e}") from e
         if not adapter.restartable:
             # A generator is read once; later validations replay it.
             adapter = CachingDataAdapter(adapter)

@@ -12,6 +12,7 @@ import numpy as np
 from kerasish import tree
 from kerasish.backend.dtypes import is_string_dtype
 from kerasish.backend.tensor import Tensor
+from kerasish.engine.argument_checks import describe
 from kerasish.engine.graph import map_graph
 from kerasish.engine.graph_clone import clone_graph_nodes, is_input_tensor
 from kerasish.engine.input_layer import InputLayer
@@ -173,13 +174,21 @@ class Functional(Model):
         return outputs
 
     def _standardize_inputs(self, inputs):
+        if isinstance(inputs, (list, tuple)):
+            # A count mismatch is an error before it is a structure warning
+            # (Keras 3 warns, then silently drops the extra tensors).
+            self._check_input_count(self._flatten_inputs(inputs), inputs)
         _check_input_structure(self._inputs_struct, inputs)
         flat = self._flatten_inputs(inputs)
+        self._check_input_count(flat, inputs)
+        return [_conform(x, ref) for x, ref in zip(flat, self._inputs)]
+
+    def _check_input_count(self, flat, inputs):
         if len(flat) != len(self._inputs):
             raise ValueError(
                 f'Layer "{self.name}" expects {len(self._inputs)} input(s),'
-                f" but it received {len(flat)} input tensors.")
-        return [_conform(x, ref) for x, ref in zip(flat, self._inputs)]
+                f" but it received {len(flat)} input tensors. "
+                f"Received: inputs={describe(inputs)}")
 
     def _flatten_inputs(self, inputs):
         if isinstance(inputs, dict):
@@ -197,8 +206,8 @@ class Functional(Model):
             return [inputs[n] for n in names]
         if isinstance(inputs, (list, tuple)) and len(self._inputs) == 1 and \
                 not isinstance(self._inputs_struct, (list, tuple)) and \
-                len(inputs) != 1:
-            return [inputs]
+                len(inputs) != 1 and not _all_arrays(inputs):
+            return [inputs]   # nested Python numbers: one input
         if isinstance(inputs, (list, tuple)):
             return list(inputs) if len(inputs) == len(self._inputs) \
                 else tree.flatten(inputs)
@@ -255,6 +264,11 @@ def _run_node(node, values, training=None):
         # recorded when the graph was built (`Dropout()(x, training=True)`).
         kwargs["training"] = training
     return node.operation(*args, **kwargs)
+
+
+def _all_arrays(items):
+    return all(isinstance(x, (Tensor, np.ndarray, KerasTensor))
+               for x in items)
 
 
 def _check_input_structure(struct, inputs):

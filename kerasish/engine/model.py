@@ -6,6 +6,7 @@ and writing `call` gives an eagerly run model; a subclass that calls
 """
 import json
 
+from kerasish.engine.argument_checks import describe
 from kerasish.engine.layer import Layer, default_config
 from kerasish.engine.legacy_training import LegacyTrainingShims
 from kerasish.engine.trainer import Trainer
@@ -208,6 +209,11 @@ class Model(LegacyTrainingShims, Trainer, Layer):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         from kerasish.engine.functional import Functional
+        if not isinstance(config, dict):
+            raise ValueError(
+                f"`{cls.__name__}.from_config` expects a config dict (what "
+                "`get_config()` returns). "
+                f"Received: config={describe(config)}")
         if "layers" in config and "input_layers" in config:
             return Functional.from_config.__func__(
                 cls if issubclass(cls, Functional) else Functional, config,

@@ -9,6 +9,7 @@ import inspect
 
 from kerasish import tree
 from kerasish.engine import naming
+from kerasish.engine.argument_checks import describe
 from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.layer import Layer
 from kerasish.engine.model import Model
@@ -234,11 +235,7 @@ class Sequential(Model):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         from kerasish.saving.serialization_lib import deserialize_keras_object
-        if "layers" not in config:
-            raise ValueError(
-                "A Sequential model configuration must be a dictionary "
-                f"containing the 'name' and 'layers' keys. Received: "
-                f"config={config}")
+        _check_sequential_config(config)
         model = cls(name=config.get("name"),
                     trainable=config.get("trainable", True))
         has_input = bool(config["layers"]) and \
@@ -268,6 +265,29 @@ class Sequential(Model):
     def build_from_config(self, config):
         if config and not self.built:
             self.build(tuple(config["input_shape"]))
+
+
+def _check_sequential_config(config):
+    """Name the malformed entry before any layer is built."""
+    if not isinstance(config, dict) or "layers" not in config:
+        raise ValueError(
+            "A Sequential model configuration must be a dictionary "
+            f"containing the 'name' and 'layers' keys. Received: "
+            f"config={describe(config)}")
+    layers = config["layers"]
+    if not isinstance(layers, (list, tuple)):
+        raise ValueError(
+            "The 'layers' of a Sequential model configuration must be a "
+            f"list of layer configs. Received: layers={describe(layers)}")
+    for index, entry in enumerate(layers):
+        if not (isinstance(entry, dict) and
+                isinstance(entry.get("class_name"), str) and
+                "config" in entry):
+            raise ValueError(
+                f"Entry {index} of the Sequential model configuration's "
+                "'layers' is not a layer config (a dict with 'class_name' "
+                "and 'config'). "
+                f"Received: layers[{index}]={describe(entry)}")
 
 
 def _policy_config(layer):

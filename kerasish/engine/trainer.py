@@ -14,7 +14,7 @@ import numpy as np
 
 from kerasish import tree
 from kerasish.backend.tape import GradientTape
-from kerasish.engine import compile_utils
+from kerasish.engine import argument_checks, compile_utils
 from kerasish.engine.data_adapters import (get_data_adapter,
                                            unpack_x_y_sample_weight)
 from kerasish.engine.data_adapters.array_data_adapter import convert_arrays
@@ -379,6 +379,7 @@ class Trainer:
         """
         from kerasish.engine.fit_loop import FitLoop
         self._assert_compiled()
+        argument_checks.check_fit_arguments(locals())
         return FitLoop(self, locals()).run()
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto",
@@ -390,6 +391,7 @@ class Trainer:
         iterator = kwargs.pop("_iterator", None)
         if kwargs:
             raise ValueError(f"Arguments not recognized: {kwargs}")
+        argument_checks.check_batch_args(batch_size, steps, callbacks)
         if iterator is None:
             adapter = get_data_adapter(x, y, sample_weight, batch_size,
                                        steps, shuffle=False)
@@ -403,6 +405,7 @@ class Trainer:
                 callbacks=None):
         """Outputs for `x`, concatenated over batches as numpy arrays."""
         from kerasish.engine.fit_loop import predict_loop
+        argument_checks.check_batch_args(batch_size, steps, callbacks)
         adapter = get_data_adapter(x, batch_size=batch_size,
                                    steps_per_epoch=steps, shuffle=False)
         iterator = EpochIterator(

@@ -245,4 +245,9 @@ def deserialize(config, custom_objects=None):
     3
     """
     from kerasish.saving.serialization_lib import deserialize_keras_object
-    return deserialize_keras_object(config, custom_objects=custom_objects)
+    obj = deserialize_keras_object(config, custom_objects=custom_objects)
+    if not isinstance(obj, Layer):
+        raise ValueError(
+            "`keras.layers.deserialize` was passed a `config` object that "
+            f"is not a `keras.layers.Layer`. Received: {str(config):.200}")
+    return obj

@@ -188,5 +188,20 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
         sample_weight = ops.cast(sample_weight, values.dtype)
         values, sample_weight = squeeze_or_expand_to_same_rank(
             values, sample_weight)
+        _check_broadcastable(values, sample_weight)
         values = values * sample_weight
     return reduce_values(values, sample_weight, reduction)
+
+
+def _check_broadcastable(values, sample_weight):
+    # numpy's "operands could not be broadcast together" names neither.
+    shapes = tuple(values.shape), tuple(sample_weight.shape)
+    if any(d is None for shape in shapes for d in shape):
+        return
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(
+            "`sample_weight` must broadcast to the per-sample losses (one "
+            f"weight per sample): the losses have shape {shapes[0]}. "
+            f"Received: sample_weight.shape={shapes[1]}") from None

@@ -73,6 +73,10 @@ def read_assets(model, zf, source=None):
             except (zipfile.BadZipFile, OSError, EOFError) as e:
                 raise ValueError(f"{source!r} is corrupted: cannot read "
                                  f"{name} ({e}).") from None
+            except (RuntimeError, NotImplementedError) as e:
+                # an encrypted member; an unknown compression method
+                raise ValueError(f"{source!r} is not a valid .keras file: "
+                                 f"cannot read {name} ({e}).") from None
             with open(target, "wb") as f:
                 f.write(data)
         load_assets(model, os.path.join(tmp, _ROOT))

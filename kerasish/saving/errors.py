@@ -55,6 +55,10 @@ def building(source):
         raise ValueError(
             f"Cannot load a model from {source!r}: its config is malformed "
             f"(missing key {e}).") from None
+    except RecursionError:
+        raise ValueError(
+            f"Cannot load a model from {source!r}: its config is nested too "
+            "deeply (Python's recursion limit was reached).") from None
     except (TypeError, ValueError) as e:
         if str(e).startswith("Cannot load a model from"):
             raise

@@ -11,6 +11,7 @@ one extra node first for a nested functional model, the node its
 construction made in Keras 2; node arguments in Keras 3's form do not.
 """
 from kerasish import tree
+from kerasish.engine.argument_checks import describe
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.saving import serialization_lib
 
@@ -180,8 +181,82 @@ def _replay_nodes(config, created):
                 f"{[k for k, v in pending.items() if v]}")
 
 
+def _config_error(what, name, value):
+    return ValueError(f"Invalid Functional model configuration: {what}. "
+                      f"Received: {name}={describe(value)}")
+
+
+def _check_layer_entry(index, data):
+    where = f"layers[{index}]"
+    if not isinstance(data, dict):
+        raise _config_error(f"`{where}` should be a layer config (a dict "
+                            "with 'class_name', 'name' and 'config')",
+                            where, data)
+    for key in ("class_name", "name"):
+        if not isinstance(data.get(key), str):
+            raise _config_error(f"`{where}` has no string '{key}'",
+                                f"{where}[{key!r}]", data.get(key))
+    nodes = data.get("inbound_nodes", [])
+    if not isinstance(nodes, list):
+        raise _config_error(f"`{where}['inbound_nodes']` should be a list",
+                            f"{where}['inbound_nodes']", nodes)
+    for j, node in enumerate(nodes):
+        if not isinstance(node, (dict, list)):
+            raise _config_error(
+                f"node {j} of layer {data['name']!r} should be a dict with "
+                "'args' and 'kwargs' (or a Keras 2 list of references)",
+                f"{where}['inbound_nodes'][{j}]", node)
+
+
+def _refs_in(refs):
+    """The `[layer_name, node_index, tensor_index]` leaves of `refs`."""
+    if isinstance(refs, dict):
+        for value in refs.values():
+            yield from _refs_in(value)
+    elif isinstance(refs, list) and refs and not isinstance(refs[0], str):
+        for ref in refs:
+            yield from _refs_in(ref)
+    else:
+        yield refs
+
+
+def _check_refs(key, refs, names):
+    for ref in _refs_in(refs):
+        if not (isinstance(ref, list) and len(ref) == 3 and
+                isinstance(ref[0], str)):
+            raise _config_error(
+                f"`{key}` should hold `[layer_name, node_index, "
+                "tensor_index]` references", key, refs)
+        if ref[0] not in names:
+            raise _config_error(
+                f"`{key}` names layer {ref[0]!r}, which is not in "
+                "`layers`", key, refs)
+
+
+def check_functional_config(config):
+    """Name the malformed entry of a functional config before any layer
+    is built (instead of an `AttributeError` from deep in the replay)."""
+    if not isinstance(config, dict):
+        raise _config_error("expected a dict with 'layers', "
+                            "'input_layers' and 'output_layers'",
+                            "config", config)
+    for key in ("layers", "input_layers", "output_layers"):
+        if key not in config:
+            raise _config_error(f"the config has no {key!r} key",
+                                "config keys", sorted(config))
+    if not isinstance(config["layers"], list):
+        raise _config_error("`layers` should be a list of layer configs",
+                            "layers", config["layers"])
+    for index, data in enumerate(config["layers"]):
+        _check_layer_entry(index, data)
+    names = {data["name"] for data in config["layers"]}
+    for key in ("input_layers", "output_layers"):
+        _check_refs(key, config[key], names)
+
+
 def functional_from_config(cls, config, custom_objects=None):
     """Rebuild a functional model by replaying the recorded calls."""
+    check_functional_config(config)
     created = {}
     for data in config["layers"]:
         created[data["name"]] = _deserialize_op(data, custom_objects)

@@ -71,6 +71,8 @@ def upgrade(config):
         return config
     config = dict(config)
     if isinstance(inner, list):
+        if config["class_name"] != "Sequential":
+            return config   # refused with the class's name by instantiate
         # Keras 2.0's Sequential config was the bare list of layers.
         config["config"] = {"layers": inner}
         return config

@@ -199,6 +199,12 @@ def _read_member(zf, name, filepath):
         raise ValueError(
             f"{filepath!r} is corrupted: cannot read {name} ({e}).") \
             from None
+    except (RuntimeError, NotImplementedError) as e:
+        # zipfile's errors for an encrypted member and for an unknown
+        # compression method; Keras writes neither.
+        raise ValueError(
+            f"{filepath!r} is not a valid .keras file: cannot read {name} "
+            f"({e}).") from None
 
 
 def parse_config(text, filepath):
@@ -208,6 +214,10 @@ def parse_config(text, filepath):
     except json.JSONDecodeError as e:
         raise ValueError(
             f"{filepath!r}: config.json is not valid JSON ({e}).") from None
+    except RecursionError:
+        raise ValueError(
+            f"{filepath!r}: config.json is nested too deeply to be read "
+            "(Python's recursion limit was reached).") from None
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"{filepath!r}: config.json does not describe a "
                          f"model. Received: {str(config):.200}")

@@ -346,6 +346,10 @@ def _fallback_tables():
 def instantiate(cls, config, custom_objects=None, safe_mode=True):
     """`cls.from_config(config["config"])`, then build/compile configs."""
     inner = config["config"]
+    if not isinstance(inner, dict):
+        raise TypeError(
+            f"Expected 'config' to be a dict for {config['class_name']},\n"
+            f"instead got {type(inner)}\nFull config: {config!r:.500}")
     if not hasattr(cls, "from_config"):
         raise TypeError(
             f"Unable to reconstruct an instance of '{config['class_name']}' "

@@ -58,11 +58,47 @@ def _is_number_list(x):
         np.isscalar(v) or _is_number_list(v) for v in x)
 
 
+def _size(row):
+    return f"{len(row)} entries" if isinstance(row, (list, tuple)) \
+        else "a scalar"
+
+
+def _ragged_entry(rows, path):
+    """`(path, row, first)`: the first row unlike its first sibling."""
+    if not any(isinstance(r, (list, tuple)) for r in rows):
+        return None
+    for i, row in enumerate(rows):
+        if _size(row) != _size(rows[0]):
+            return f"{path}[{i}]", row, rows[0]
+    for i, row in enumerate(rows):
+        found = _ragged_entry(row, f"{path}[{i}]")
+        if found:
+            return found
+    return None
+
+
+def _check_not_ragged(rows, name):
+    # numpy's own error ("inhomogeneous shape after 1 dimensions") names
+    # neither the argument nor the row.
+    found = _ragged_entry(rows, name)
+    if found is None:
+        return
+    path, row, first = found
+    text = repr(rows)
+    text = text if len(text) <= 120 else text[:117] + "..."
+    raise ValueError(
+        f"`{name}` is a ragged nested list: {path} has {_size(row)} where "
+        f"its first sibling has {_size(first)}. Pad the rows to one length "
+        "(`keras.utils.pad_sequences`) or pass a numpy array. "
+        f"Received: {name}={text}")
+
+
 def convert_arrays(structure, name):
     """Arrays for a structure of array-likes; a (nested) list of plain
     numbers (or strings) is one array, as tf.keras read it, not a
     structure of scalars."""
     if _is_number_list(structure):
+        _check_not_ragged(structure, name)
         return convert_array(np.asarray(structure), name)
     return tree.map_structure(lambda a: convert_array(a, name), structure)
 

@@ -3,6 +3,7 @@ import numpy as np
 
 from kerasish import tree
 from kerasish.backend import config
+from kerasish.engine.argument_checks import describe
 
 
 def unpack_x_y_sample_weight(data):
@@ -21,9 +22,11 @@ def unpack_x_y_sample_weight(data):
         return (data[0], data[1], None)
     if len(data) == 3:
         return (data[0], data[1], data[2])
+    # Arrays are described by shape: printed in full they bury the message.
     raise ValueError(
         "Data is expected to be in format `x`, `(x,)`, `(x, y)`, or "
-        f"`(x, y, sample_weight)`, found: {data}")
+        f"`(x, y, sample_weight)`, found a tuple of {len(data)} elements: "
+        f"{describe(data)}")
 
 
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
