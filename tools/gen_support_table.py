@@ -177,7 +177,14 @@ def runtime_line():
         if isinstance(getattr(distribute, name), type)
         and issubclass(getattr(distribute, name), distribute.Runtime)
         and name != "Runtime")
-    return f"Runtimes: {_names(runtimes)}."
+    strategies = sorted(
+        name for name in dir(distribute)
+        if isinstance(getattr(distribute, name), type)
+        and issubclass(getattr(distribute, name), distribute.Strategy)
+        and name != "Strategy")
+    return (f"Runtimes: {_names(runtimes)} (in-process); "
+            f"{_names(strategies)} (parameter servers and workers on Ray, "
+            '`pip install "kerasish[distributed]"`).')
 
 
 def build_table():

@@ -6,6 +6,7 @@ already running; `"auto"` or `"ray://host:port"` joins a running cluster
 on error and at exit.
 """
 import atexit
+import os
 import socket
 import weakref
 
@@ -24,6 +25,15 @@ def _close_all():
 
 
 atexit.register(_close_all)
+
+
+def _import_path():
+    """PYTHONPATH for local workers: the folder this kerasish is in first."""
+    import kerasish
+    here = os.path.dirname(os.path.dirname(os.path.abspath(
+        kerasish.__file__)))
+    rest = os.environ.get("PYTHONPATH", "")
+    return os.pathsep.join([here] + ([rest] if rest else []))
 
 
 def _probe(address, timeout):
@@ -61,8 +71,12 @@ class Cluster:
             return
         if address is None:
             # Only this machine's actors talk to it: loopback only.
-            ray.init(include_dashboard=False, log_to_driver=False,
-                     configure_logging=False, _node_ip_address="127.0.0.1")
+            # "local": a new instance even if a cluster runs on this
+            # machine (plain `ray.init()` would join that one). Its
+            # workers import this kerasish, installed or not.
+            ray.init(address="local", include_dashboard=False,
+                     log_to_driver=False, configure_logging=False,
+                     runtime_env={"env_vars": {"PYTHONPATH": _import_path()}})
             self.owns_ray = True
             return
         if address != "auto":

@@ -12,8 +12,10 @@ def ray_local():
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False, _node_ip_address="127.0.0.1")
+        from kerasish.distribute.ps.cluster import _import_path
+        ray.init(address="local", num_cpus=2, include_dashboard=False,
+                 log_to_driver=False, configure_logging=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": _import_path()}})
     yield
     if started:
         ray.shutdown()
