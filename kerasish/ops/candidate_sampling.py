@@ -402,7 +402,6 @@ def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes,
     logits, targets = _sampled_logits(
         weights, biases, labels, inputs, num_sampled, num_classes, num_true,
         sampled_values, True, remove_accidental_hits, seed)
-    # Stable sigmoid cross-entropy: max(x, 0) - x z + log(1 + e^-|x|).
-    losses = ops.relu(logits) - logits * targets + \
-        ops.log1p(ops.exp(-ops.abs(logits)))
+    losses = ops.sigmoid_cross_entropy_with_logits(
+        labels=targets, logits=logits)
     return ops.sum(losses, axis=1)

@@ -230,3 +230,20 @@ def test_head_estimators_refuse_what_is_not_a_head():
         estimator.LinearEstimator("binary", [fc.numeric_column("x")])
     with pytest.raises(ValueError, match="`head` must be a head"):
         estimator.DNNEstimator(None, [4], [fc.numeric_column("x")])
+
+
+def test_linear_classifier_first_step_from_zero_weights(tmp_path):
+    # TF 2.15 gives w = 0.01875, b = 0.025 (a legacy SGD(0.1) step): at
+    # zero logits the loss gradient is sigmoid(0) - label = 0.5 - label.
+    x = np.array([[1.0], [2.0], [-1.0], [0.5]], "float32")
+    y = np.array([[1], [1], [1], [0]])
+    est = estimator.LinearClassifier(
+        [fc.numeric_column("x")], model_dir=str(tmp_path),
+        optimizer=keras.optimizers.SGD(0.1), config=quick())
+    est.train(lambda: ({"x": x}, y), steps=1)
+    np.testing.assert_allclose(
+        est.get_variable_value("linear/linear_model/x/weights"),
+        [[0.01875]], rtol=1e-6)
+    np.testing.assert_allclose(
+        est.get_variable_value("linear/linear_model/bias_weights"),
+        [0.025], rtol=1e-6)
