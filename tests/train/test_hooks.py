@@ -384,3 +384,24 @@ def test_restoring_session_takes_over_the_saved_list(tmp_path):
     assert _checkpoints(tmp_path) == [2, 3]
     session(2)       # restores step 3, so pruning goes on from [2, 3]
     assert _checkpoints(tmp_path) == [4, 5]
+
+
+def test_checkpoint_saver_hook_logs_tf_lines(tmp_path, caplog):
+    # TF 2.15's INFO lines, in order (make_tf1_reference.py,
+    # checkpoint_log_lines).
+    path = os.path.join(str(tmp_path), "model.ckpt")
+    with caplog.at_level(logging.INFO, logger="kerasish.train"):
+        hook = train.CheckpointSaverHook(str(tmp_path), save_steps=2,
+                                         listeners=[Listener()])
+        run_session([hook, train.StopAtStepHook(last_step=3)])
+    lines = [r.getMessage() for r in caplog.records
+             if r.name == "kerasish.train" and r.levelno == logging.INFO]
+    expected = ["Create CheckpointSaverHook."]
+    for step in (0, 2, 3):
+        expected += [
+            f"Calling checkpoint listeners before saving checkpoint "
+            f"{step}...",
+            f"Saving checkpoints for {step} into {path}.",
+            f"Calling checkpoint listeners after saving checkpoint "
+            f"{step}..."]
+    assert [line for line in lines if "heckpoint" in line] == expected
