@@ -1,14 +1,11 @@
-"""Candidate sampling for large output vocabularies (TF's `tf.nn` ops).
+"""Candidate samplers for large output vocabularies (TF's `tf.nn` ops).
 
 A sampler draws `num_sampled` candidate classes from a distribution `Q`
 over `[0, range_max)` and reports each class's expected count in the
 draw: `num_sampled * Q(c)` when drawn with replacement, or
 `1 - (1 - Q(c)) ** num_tries` when drawn until `num_sampled` distinct
-classes were found in `num_tries` draws (TF's formulas). The losses
-(`sampled_softmax_loss`, `nce_loss`) score each example's true classes and
-the shared candidates, subtract the log expected counts (`log Q`), and
-optionally push candidates that equal a true class ("accidental hits") to
-`-FLT_MAX`. Only the rows of `weights`/`biases` used get gradients.
+classes were found in `num_tries` draws (TF's formulas), which the
+sampled losses (`sampled_losses.py`) subtract from their logits.
 
 As in Keras, an int `seed` draws the same candidates at every call, a
 `SeedGenerator` advances, and `None` uses the global generator.
@@ -22,8 +19,7 @@ from kerasish.backend.tensor import Tensor
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler",
-           "learned_unigram_candidate_sampler", "compute_accidental_hits",
-           "sampled_softmax_loss", "nce_loss"]
+           "learned_unigram_candidate_sampler", "compute_accidental_hits"]
 
 _FLT_MAX = float(np.finfo(np.float32).max)
 
@@ -270,138 +266,3 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true,
     rows, ids = np.nonzero(hits)
     return (Tensor(rows.astype(np.int32)), Tensor(ids.astype(np.int64)),
             Tensor(np.full(len(rows), -_FLT_MAX, np.float32)))
-
-
-def _table(weights):
-    from kerasish import ops
-    if isinstance(weights, (list, tuple)):
-        return ops.concatenate(list(weights), axis=0)
-    return weights
-
-
-def _sampled_logits(weights, biases, labels, inputs, num_sampled,
-                    num_classes, num_true, sampled_values, subtract_log_q,
-                    remove_accidental_hits, seed):
-    """TF's `_compute_sampled_logits`: `(logits, soft labels)`, each
-    `(batch_size, num_true + num_sampled)`."""
-    from kerasish import ops
-    classes = _true_classes(labels, num_true, "sampled loss labels")
-    if sampled_values is None:
-        sampled_values = log_uniform_candidate_sampler(
-            classes, num_true, num_sampled, True, num_classes, seed=seed)
-    sampled, true_expected, sampled_expected = (
-        np.asarray(getattr(v, "_value", v)) for v in sampled_values)
-    sampled = sampled.astype(np.int64)
-    table, batch = _table(weights), classes.shape[0]
-    true_w = ops.reshape(ops.take(table, classes.ravel(), axis=0),
-                         (batch, num_true, -1))
-    sampled_w = ops.take(table, sampled, axis=0)
-    true_logits = ops.sum(ops.expand_dims(inputs, 1) * true_w, axis=-1) + \
-        ops.reshape(ops.take(biases, classes.ravel(), axis=0),
-                    (batch, num_true))
-    sampled_logits = ops.matmul(inputs, ops.transpose(sampled_w)) + \
-        ops.take(biases, sampled, axis=0)
-    if remove_accidental_hits:
-        rows, ids, hit = (t.numpy() for t in compute_accidental_hits(
-            classes, sampled, num_true))
-        penalty = np.zeros((batch, len(sampled)), np.float32)
-        penalty[rows, ids] = hit
-        sampled_logits = sampled_logits + penalty
-    if subtract_log_q:
-        true_logits = true_logits - np.log(true_expected).astype(np.float32)
-        sampled_logits = sampled_logits - np.log(sampled_expected).astype(
-            np.float32)
-    logits = ops.concatenate([true_logits, sampled_logits], axis=1)
-    targets = np.concatenate(
-        [np.full((batch, num_true), 1.0 / num_true, np.float32),
-         np.zeros((batch, len(sampled)), np.float32)], axis=1)
-    return logits, targets
-
-
-@keras_op
-def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled,
-                         num_classes, num_true=1, sampled_values=None,
-                         remove_accidental_hits=True, seed=None, name=None):
-    """Softmax cross-entropy over the true classes and sampled candidates.
-
-    A cheap estimate of the full softmax loss for training with many
-    classes (Jean et al., 2014); at inference compute the full softmax.
-
-    Args:
-        weights: `(num_classes, dim)` class embeddings (or a list of
-            row shards).
-        biases: `(num_classes,)` class biases.
-        labels: Int `(batch_size, num_true)` target classes.
-        inputs: `(batch_size, dim)` activations.
-        num_sampled: Candidates drawn per batch.
-        num_classes: Number of classes.
-        num_true: Target classes per example. Defaults to 1.
-        sampled_values: A sampler's output to use; default: draw with
-            `log_uniform_candidate_sampler(unique=True)`.
-        remove_accidental_hits: Ignore candidates equal to a target class.
-            Defaults to True.
-        seed: Seed of the default sampler.
-        name: Accepted for TF compatibility.
-
-    Returns:
-        Per-example losses, `(batch_size,)`.
-
-    Example:
-
-    >>> w, b = np.eye(4, dtype="float32"), np.zeros(4, "float32")
-    >>> values = (np.array([0, 1, 2, 3]), np.ones((1, 1)), np.ones(4))
-    >>> loss = sampled_softmax_loss(w, b, np.array([[1]]),
-    ...                             np.array([[0.0, 2.0, 0.0, 0.0]]), 4, 4,
-    ...                             sampled_values=values)
-    >>> round(float(loss.numpy()[0]), 4)  # the full softmax loss
-    0.3408
-    """
-    from kerasish import ops
-    logits, targets = _sampled_logits(
-        weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-        sampled_values, True, remove_accidental_hits, seed)
-    return ops.categorical_crossentropy(targets, logits, from_logits=True)
-
-
-@keras_op
-def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes,
-             num_true=1, sampled_values=None, remove_accidental_hits=False,
-             seed=None, name=None):
-    """Noise-contrastive estimation loss (Gutmann and Hyvarinen, 2010).
-
-    Logistic losses of telling each true class (target `1 / num_true`)
-    from the sampled noise candidates (target 0), with `log Q` subtracted
-    from the logits, summed per example (TF's `nce_loss`).
-
-    Args:
-        weights: `(num_classes, dim)` class embeddings (or row shards).
-        biases: `(num_classes,)` class biases.
-        labels: Int `(batch_size, num_true)` target classes.
-        inputs: `(batch_size, dim)` activations.
-        num_sampled: Candidates drawn per batch.
-        num_classes: Number of classes.
-        num_true: Target classes per example. Defaults to 1.
-        sampled_values: A sampler's output to use; default: draw with
-            `log_uniform_candidate_sampler(unique=True)`.
-        remove_accidental_hits: Ignore candidates equal to a target class.
-            Defaults to False.
-        seed: Seed of the default sampler.
-        name: Accepted for TF compatibility.
-
-    Returns:
-        Per-example losses, `(batch_size,)`.
-
-    Example:
-
-    >>> w, b = np.zeros((10, 3), "float32"), np.zeros(10, "float32")
-    >>> nce_loss(w, b, np.array([[1], [2]]), np.ones((2, 3), "float32"),
-    ...          num_sampled=3, num_classes=10, seed=1).shape
-    (2,)
-    """
-    from kerasish import ops
-    logits, targets = _sampled_logits(
-        weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-        sampled_values, True, remove_accidental_hits, seed)
-    losses = ops.sigmoid_cross_entropy_with_logits(
-        labels=targets, logits=logits)
-    return ops.sum(losses, axis=1)

@@ -204,11 +204,62 @@ def test_weight_gradients_are_row_sparse():
     assert set(np.asarray(grad.indices).tolist()) <= used
 
 
-def test_sharded_weights_and_default_sampler():
+@pytest.mark.parametrize("loss_fn", [ops.sampled_softmax_loss, ops.nce_loss])
+@pytest.mark.parametrize("strategy, shards", [
+    ("mod", lambda w: [w[0::2], w[1::2]]),
+    ("mod", lambda w: [w[0::5], w[1::5], w[2::5], w[3::5], w[4::5]]),
+    ("div", lambda w: [w[:6], w[6:]]),
+    ("div", lambda w: [w[:3], w[3:6], w[6:9], w[9:]]),
+    ("div", lambda w: [w[:3], w[3:6], w[6:8], w[8:10], w[10:]])])
+def test_sharded_weights_and_default_sampler(loss_fn, strategy, shards):
     w, b, x, labels, _ = fixture(5, num_true=1)
-    whole = ops.nce_loss(w, b, labels, x, 3, 12, seed=2)
-    shards = ops.nce_loss([w[:5], w[5:]], b, labels, x, 3, 12, seed=2)
-    np.testing.assert_allclose(whole.numpy(), shards.numpy(), rtol=1e-6)
+    whole = loss_fn(w, b, labels, x, 3, 12, seed=2)
+    kwargs = {} if strategy == "mod" else {"partition_strategy": "div"}
+    sharded = loss_fn(shards(w), b, labels, x, 3, 12, seed=2, **kwargs)
+    np.testing.assert_allclose(whole.numpy(), sharded.numpy(), rtol=1e-6)
+
+
+# TF 2.15's tf.compat.v1.nn losses on two shards of rows 0-5 and 6-11
+# (make_tf1_reference.py, sharded_losses): "mod" (the default) reads
+# class c from shard c % 2, "div" from shard c // 6.
+TF_SHARDED = {
+    "nce_loss": {"mod": [5.7459044, 6.6706982, 7.1023707],
+                 "div": [5.7535377, 6.3985634, 6.9345932]},
+    "sampled_softmax_loss": {"mod": [1.3983786, 1.9760289, 0.5314859],
+                             "div": [1.0714200, 1.4187298, 0.5764686]}}
+
+
+def sharded_case():
+    rows = np.arange(12 * 2, dtype="float32").reshape(12, 2) / 10 - 1
+    inputs = np.array([[0.5, -1.0], [1.0, 0.25], [-0.5, 2.0]], "float32")
+    labels = np.array([[1], [6], [11]])
+    values = (np.array([0, 3, 7, 10]), np.full((3, 1), 0.2),
+              np.full(4, 0.3))
+    return [rows[:6], rows[6:]], np.zeros(12, "float32"), labels, inputs, \
+        values
+
+
+@pytest.mark.parametrize("name", sorted(TF_SHARDED))
+@pytest.mark.parametrize("strategy", [None, "mod", "div"])
+def test_sharded_losses_match_tf(name, strategy):
+    shards, biases, labels, inputs, values = sharded_case()
+    kwargs = {} if strategy is None else {"partition_strategy": strategy}
+    loss = getattr(ops, name)(shards, biases, labels, inputs, 4, 12,
+                              sampled_values=values,
+                              remove_accidental_hits=False, **kwargs)
+    np.testing.assert_allclose(loss.numpy(),
+                               TF_SHARDED[name][strategy or "mod"],
+                               rtol=1e-5)
+
+
+def test_partition_strategy_errors():
+    shards, biases, labels, inputs, values = sharded_case()
+    with pytest.raises(ValueError, match="partition_strategy='ring'"):
+        ops.nce_loss(shards, biases, labels, inputs, 4, 12,
+                     sampled_values=values, partition_strategy="ring")
+    with pytest.raises(ValueError, match=r"rows \[6, 5\]"):
+        ops.nce_loss([shards[0], shards[1][:5]], biases, labels, inputs, 4,
+                     12, sampled_values=values)
 
 
 def test_training_word_embeddings_with_sampled_softmax():
