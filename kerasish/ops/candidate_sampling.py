@@ -19,7 +19,8 @@ from kerasish.backend.tensor import Tensor
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler",
-           "learned_unigram_candidate_sampler", "compute_accidental_hits"]
+           "learned_unigram_candidate_sampler",
+           "fixed_unigram_candidate_sampler", "compute_accidental_hits"]
 
 _FLT_MAX = float(np.finfo(np.float32).max)
 
@@ -235,6 +236,106 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled,
     sampler.update(_true_classes(true_classes, num_true,
                                  "learned_unigram_candidate_sampler"))
     return result
+
+
+class _FixedUnigram(_Unigram):
+    """Given weights (TF's `FixedUnigramSampler`)."""
+
+    def __init__(self, weights):
+        self.range_max = len(weights)
+        self.counts = np.asarray(weights, np.float64)
+
+
+def _unigram_weights(vocab_file, unigrams, distortion, num_reserved_ids,
+                     num_shards, shard):
+    """The weights of this shard's ids, as TF builds them: reserved ids
+    (weight 0) first, then one weight per vocabulary entry, each kept
+    when its id is `shard` modulo `num_shards`."""
+    if bool(vocab_file) == bool(len(unigrams)):
+        raise ValueError(
+            "fixed_unigram_candidate_sampler expected exactly one of "
+            f"`vocab_file` and `unigrams`. Received: vocab_file="
+            f"{vocab_file!r}, unigrams of length {len(unigrams)}")
+    if not 0 <= shard < num_shards:
+        raise ValueError(
+            "fixed_unigram_candidate_sampler expected 0 <= shard < "
+            f"num_shards. Received: shard={shard!r}, "
+            f"num_shards={num_shards!r}")
+    weights = [0.0 for i in range(num_reserved_ids)
+               if i % num_shards == shard]
+    if vocab_file:
+        with open(vocab_file, encoding="utf-8") as f:
+            # The count is the last comma-separated field of a line.
+            unigrams = [float(line.rstrip("\r\n").split(",")[-1])
+                        for line in f if line.strip()]
+    # TF numbers the entries from the number of weights kept so far (the
+    # reserved ids of this shard), not from num_reserved_ids.
+    start = len(weights)
+    weights += [float(w) ** distortion for i, w in
+                enumerate(unigrams, start) if i % num_shards == shard]
+    return weights
+
+
+@keras_op
+def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled,
+                                    unique, range_max, vocab_file="",
+                                    distortion=1.0, num_reserved_ids=0,
+                                    num_shards=1, shard=0, unigrams=(),
+                                    seed=None, name=None):
+    """Sample classes from given counts (a vocabulary file or a list).
+
+    Class `c` is drawn with probability `w_c ** distortion / sum`, where
+    the weights come from `unigrams` or from the last comma-separated
+    field of each line of `vocab_file` (TF's fixed unigram sampler). The
+    first `num_reserved_ids` ids have weight 0; with `num_shards > 1` the
+    sampler covers the ids of one shard, renumbered from 0.
+
+    Args:
+        true_classes: Int array `(batch_size, num_true)` of target classes.
+        num_true: Target classes per example.
+        num_sampled: Number of candidates to draw.
+        unique: Draw without replacement (distinct candidates).
+        range_max: Number of classes (of this shard): the reserved ids
+            plus the entries it keeps.
+        vocab_file: Path of a file of counts, one line per class.
+            Defaults to `""` (give `unigrams` instead).
+        distortion: Power applied to each weight. Defaults to 1.0.
+        num_reserved_ids: Ids of weight 0 before the vocabulary.
+            Defaults to 0.
+        num_shards: Number of shards the ids are split in. Defaults to 1.
+        shard: This sampler's shard. Defaults to 0.
+        unigrams: Counts, one per class. Defaults to `()`.
+        seed: Int, `SeedGenerator` or None.
+        name: Accepted for TF compatibility.
+
+    Returns:
+        `(sampled_candidates, true_expected_count, sampled_expected_count)`:
+        int64 `(num_sampled,)`, float32 `(batch_size, num_true)` and
+        `(num_sampled,)`.
+
+    Example:
+
+    >>> _, true_count, _ = fixed_unigram_candidate_sampler(
+    ...     np.array([[0], [3]]), 1, num_sampled=4, unique=False,
+    ...     range_max=4, unigrams=[1.0, 2.0, 3.0, 4.0], seed=1)
+    >>> true_count.numpy().ravel()  # 4 draws * [0.1, 0.4]
+    array([0.4, 1.6], dtype=float32)
+    """
+    name_ = "fixed_unigram_candidate_sampler"
+    weights = _unigram_weights(vocab_file, list(unigrams), distortion,
+                               num_reserved_ids, num_shards, shard)
+    if len(weights) != range_max:
+        raise ValueError(
+            f"{name_}: range_max must equal the number of weights of the "
+            f"shard (reserved ids included), {len(weights)}. Received: "
+            f"range_max={range_max!r}")
+    classes = _true_classes(true_classes, num_true, name_)
+    if classes.size and (classes.min() < 0 or classes.max() >= range_max):
+        raise ValueError(
+            f"{name_}: true classes must be in [0, {range_max}). Received "
+            f"{int(classes.min())} to {int(classes.max())}.")
+    return _sample(_FixedUnigram(weights), classes, num_true, num_sampled,
+                   unique, seed, name_)
 
 
 @keras_op
