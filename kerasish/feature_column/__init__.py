@@ -28,6 +28,8 @@ from kerasish.feature_column.categorical import (  # noqa: F401
 from kerasish.feature_column.crossed import crossed_column  # noqa: F401
 from kerasish.feature_column.dense_columns import (  # noqa: F401
     indicator_column, embedding_column)
+from kerasish.feature_column.shared_embedding import (  # noqa: F401
+    shared_embedding_columns, shared_embeddings, SharedEmbeddingColumn)
 from kerasish.feature_column.dense_features import DenseFeatures  # noqa
 from kerasish.feature_column.linear_model import LinearModel  # noqa: F401
 from kerasish.feature_column.serialization import (  # noqa: F401
