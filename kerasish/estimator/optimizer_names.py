@@ -20,8 +20,11 @@ assigning them changes nothing.
 """
 import functools
 
+from kerasish import initializers
 from kerasish.backend import config
 from kerasish.engine import naming
+from kerasish.engine.variable import Variable
+from kerasish.saving.serialization_lib import deserialize_keras_object
 
 # Per Keras class: TF's slot names, the hyperparameters TF keeps in
 # variables besides `learning_rate` and `decay`, and other renames (all
@@ -83,8 +86,6 @@ class _TFNamed:
 
     def add_variable_from_reference(self, reference_variable, name=None,
                                     initializer="zeros"):
-        from kerasish import initializers
-        from kerasish.engine.variable import Variable
         slot = _names(self._keras_class())[0].get(name, name or "var")
         # Exactly `<optimizer>/<variable path>/<slot>` whatever scopes are
         # open (a Variable's own name cannot hold "/").
@@ -138,8 +139,6 @@ def tf_named_class_instance(cls, config_, global_step=None):
     """`cls(**config_)` under TF's names (see `tf_named_optimizer`)."""
     config_ = dict(config_, name=f"training/{cls.__name__}")
     if isinstance(config_.get("learning_rate"), dict):
-        from kerasish.saving.serialization_lib import \
-            deserialize_keras_object
         config_["learning_rate"] = deserialize_keras_object(
             config_["learning_rate"])
     return _named_class(cls)(tf_global_step=global_step, **config_)

@@ -17,6 +17,7 @@ an Estimator's variable store shares it between calls by that name.
 import collections
 import math
 
+from kerasish import initializers
 from kerasish.feature_column.base import CategoricalColumn, DenseColumn
 from kerasish.feature_column.dense_columns import (_COMBINERS,
                                                    embedding_lookup)
@@ -49,7 +50,6 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
         return self.categorical_column.get_ids(cache)
 
     def create_state(self, layer):
-        from kerasish import initializers
         initializer = self.initializer or initializers.TruncatedNormal(
             mean=0.0, stddev=1.0 / math.sqrt(self.dimension))
         shape = (self.categorical_column.num_buckets, self.dimension)
@@ -59,6 +59,7 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
             shape, initializer, trainable=self.trainable,
             absolute=not self.scoped)
         if self.ckpt_to_load_from is not None:
+            # lazy: the Estimator's checkpoints sit above feature columns.
             from kerasish.estimator.checkpoints import load_variable
             weights.assign(load_variable(self.ckpt_to_load_from,
                                          self.tensor_name_in_ckpt))
@@ -106,7 +107,6 @@ def _shared(categorical_columns, dimension, combiner, initializer,
         raise ValueError("Must specify both `ckpt_to_load_from` and "
                          "`tensor_name_in_ckpt` or none of them.")
     if initializer is not None and not callable(initializer):
-        from kerasish import initializers
         initializer = initializers.get(initializer)
     if max_norm is not None and max_norm <= 0:
         raise ValueError(f"max_norm must be positive. Given: {max_norm}")
