@@ -391,38 +391,26 @@ def test_adam_bias_correction_counts_with_the_global_step(tmp_path):
 
 
 def test_tf_style_warm_start_by_embedding_name(tmp_path):
-    # The regex a TF script uses for the DNN's embeddings now matches.
+    # The names a TF script uses for the DNN's embedding now match.
     color = fc.categorical_column_with_vocabulary_list(
         "color", ["red", "green", "blue"])
-    columns_ = [fc.embedding_column(color, 2), fc.numeric_column("x")]
-    first = estimator.DNNLinearCombinedClassifier(
-        dnn_feature_columns=columns_, dnn_hidden_units=[2],
-        model_dir=str(tmp_path / "a"), config=quick())
-    first.train(lambda: NAMES_DATA, steps=2)
     name = ("dnn/input_from_feature_columns/input_layer/color_embedding/"
             "embedding_weights")
-    second = estimator.DNNLinearCombinedClassifier(
-        dnn_feature_columns=columns_, dnn_hidden_units=[2],
-        model_dir=str(tmp_path / "b"), config=quick(),
-        warm_start_from=estimator.WarmStartSettings(
-            str(tmp_path / "a"),
-            vars_to_warm_start=".*input_from_feature_columns.*"))
-    second.train(lambda: NAMES_DATA, steps=1)
-    assert second.get_variable_value("global_step") == 1
-    warmed = estimator.DNNLinearCombinedClassifier(
-        dnn_feature_columns=columns_, dnn_hidden_units=[2],
-        model_dir=str(tmp_path / "c"), config=quick(),
-        warm_start_from=estimator.WarmStartSettings(
-            str(tmp_path / "a"), vars_to_warm_start=[name]))
-    warmed.train(lambda: NAMES_DATA, steps=1)
-    # One more Adagrad step (lr 0.001) from the warm-started table.
-    np.testing.assert_allclose(warmed.get_variable_value(name),
-                               first.get_variable_value(name), atol=2e-3)
-    assert not np.allclose(first.get_variable_value(name),
-                           estimator.DNNLinearCombinedClassifier(
-                               dnn_feature_columns=columns_,
-                               dnn_hidden_units=[2],
-                               model_dir=str(tmp_path / "d"),
-                               config=quick()).train(
-                                   lambda: NAMES_DATA, steps=1)
-                           .get_variable_value(name), atol=2e-3)
+
+    def make(folder, warm_start_from=None):
+        return estimator.DNNLinearCombinedClassifier(
+            dnn_feature_columns=[fc.embedding_column(color, 2),
+                                 fc.numeric_column("x")],
+            dnn_hidden_units=[2], model_dir=str(tmp_path / folder),
+            config=quick(), warm_start_from=warm_start_from)
+    first = make("a").train(lambda: NAMES_DATA, steps=2)
+    table = first.get_variable_value(name)
+    for vars_to_warm_start in [[name], ".*input_from_feature_columns.*"]:
+        warmed = make(str(vars_to_warm_start), estimator.WarmStartSettings(
+            str(tmp_path / "a"), vars_to_warm_start=vars_to_warm_start))
+        warmed.train(lambda: NAMES_DATA, steps=1)
+        # One Adagrad step (learning rate 0.001) from the warm table.
+        np.testing.assert_allclose(warmed.get_variable_value(name), table,
+                                   atol=2e-3)
+    fresh = make("fresh").train(lambda: NAMES_DATA, steps=1)
+    assert not np.allclose(fresh.get_variable_value(name), table, atol=2e-3)
