@@ -87,3 +87,24 @@ def test_errors_name_the_argument():
         fc.shared_embeddings([a], 2, combiner="max")
     with pytest.raises(ValueError, match="Invalid dimension 0"):
         fc.shared_embedding_columns([a], 0)
+
+
+@pytest.mark.parametrize("make", [fc.shared_embedding_columns,
+                                  fc.shared_embeddings])
+def test_a_model_with_shared_embeddings_saves_and_loads(tmp_path, make):
+    a, b = columns()
+    shared = make([a, b], 2, initializer=keras.initializers.Constant(TABLE))
+    again = fc.deserialize_feature_column(
+        fc.serialize_feature_column(shared[0]))
+    assert again._replace(initializer=None) == \
+        shared[0]._replace(initializer=None)
+    inputs = {k: keras.Input((1,), name=k, dtype="string") for k in "ab"}
+    outputs = keras.layers.Dense(1)(fc.DenseFeatures(shared)(inputs))
+    model = keras.Model(inputs, outputs)
+    path = str(tmp_path / "model.keras")
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    np.testing.assert_allclose(loaded.predict(FEATURES, verbose=0),
+                               model.predict(FEATURES, verbose=0))
+    assert [w.path for w in loaded.layers[-2].weights] == \
+        [w.path for w in model.layers[-2].weights]
