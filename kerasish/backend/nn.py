@@ -6,7 +6,7 @@ costs three passes; the fused VJP is simply `softmax - onehot`.
 """
 import numpy as np
 
-from kerasish.backend.primitive import primitive
+from kerasish.backend.primitive import primitive, unbroadcast
 
 _quiet = dict(divide="ignore", over="ignore", invalid="ignore",
               under="ignore")
@@ -48,6 +48,30 @@ def _softplus_vjp(g, out, x):
     with np.errstate(**_quiet):
         return (g / (1 + np.exp(-x)),)
 
+
+
+@primitive
+def sigmoid_cross_entropy(labels, logits):
+    """`max(x, 0) - x * z + log(1 + e^-|x|)`: logistic loss of logits `x`
+    against labels `z`, without overflow for any logit."""
+    with np.errstate(**_quiet):
+        return (np.maximum(logits, 0) - logits * labels +
+                np.log1p(np.exp(-np.abs(logits))))
+
+
+@sigmoid_cross_entropy.defvjp
+def _sigmoid_cross_entropy_vjp(g, out, labels, logits, *, needs):
+    # Fused because the composite is wrong at x == 0: relu'(0) = 0 and
+    # |x|'(0) = 0 drop the 0.5 of sigmoid(0), giving -z instead of 0.5 - z
+    # (every canned linear classifier starts at zero logits).
+    d_labels = d_logits = None
+    if needs[1]:
+        with np.errstate(**_quiet):
+            d_logits = unbroadcast(g * (1 / (1 + np.exp(-logits)) - labels),
+                                   logits)
+    if needs[0]:
+        d_labels = unbroadcast(-g * logits, labels)
+    return d_labels, d_logits
 
 def _shifted(x, axis):
     return x - x.max(axis=axis, keepdims=True)

@@ -2,23 +2,29 @@
 the combined train op, labels/weights helpers."""
 import numpy as np
 
+from kerasish.estimator.optimizer_names import (tf_named_class_instance,
+                                              tf_named_optimizer)
 from kerasish.optimizers.base_optimizer import Optimizer
 
 _OPTIMIZERS = {"Adagrad": "Adagrad", "Adam": "Adam", "Ftrl": "Ftrl",
                "RMSProp": "RMSprop", "SGD": "SGD"}
 
 
-def get_optimizer_instance(optimizer, learning_rate):
-    """A new optimizer for one call (TF's `get_optimizer_instance_v2`).
+def get_optimizer_instance(optimizer, learning_rate, global_step=None):
+    """A new optimizer for one call (TF's `get_optimizer_instance_v2`),
+    its variables under TF's names (`training/Adagrad/...`,
+    `optimizer_names.py`).
 
     Args:
         optimizer: One of TF's names (`"Adagrad"`, `"Adam"`, `"Ftrl"`,
             `"RMSProp"`, `"SGD"`, created with `learning_rate`), an
-            `Optimizer` (a fresh, newly named copy from its config is
-            returned: the Estimator's variable store gives the copy the
-            slots of the earlier calls), or a callable returning an
-            optimizer.
+            `Optimizer` (a fresh copy from its config is returned: the
+            Estimator's variable store gives the copy the slots of the
+            earlier calls), or a callable returning an optimizer.
         learning_rate: Rate for a named optimizer.
+        global_step: The global step, as the optimizer's iteration counter
+            (TF's `optimizer.iterations = global_step`); None gives the
+            optimizer its own `iter` variable. Defaults to None.
 
     Returns:
         An `Optimizer`.
@@ -28,27 +34,29 @@ def get_optimizer_instance(optimizer, learning_rate):
     >>> opt = get_optimizer_instance("Adagrad", learning_rate=0.05)
     >>> type(opt).__name__, round(float(opt.learning_rate.numpy()), 2)
     ('Adagrad', 0.05)
+    >>> opt.learning_rate.path
+    'training/Adagrad/learning_rate'
     """
     from kerasish import optimizers
     if isinstance(optimizer, str):
         if optimizer not in _OPTIMIZERS:
             raise ValueError(f"Unsupported optimizer name: {optimizer}. "
                              f"Supported names are: {sorted(_OPTIMIZERS)}")
-        return getattr(optimizers, _OPTIMIZERS[optimizer])(
-            learning_rate=learning_rate)
-    if isinstance(optimizer, Optimizer):
-        # Without its name: the copy is named afresh inside model_fn
-        # ("adagrad", ...), so checkpoint names do not depend on how many
-        # optimizers the process created before.
-        config = optimizer.get_config()
-        config.pop("name", None)
-        return type(optimizer).from_config(config)
-    if callable(optimizer):
+        return tf_named_class_instance(
+            getattr(optimizers, _OPTIMIZERS[optimizer]),
+            {"learning_rate": learning_rate}, global_step)
+    if not isinstance(optimizer, Optimizer) and callable(optimizer):
         optimizer = optimizer()
+        if isinstance(optimizer, Optimizer):
+            # Only its config is used: its own variables are not saved.
+            from kerasish.estimator.variable_store import active_store
+            store = active_store()
+            if store is not None:
+                store.mark_local(optimizer.variables)
     if not isinstance(optimizer, Optimizer):
         raise ValueError("The given object is not a kerasish.optimizers."
                          f"Optimizer instance. Given: {optimizer!r}")
-    return optimizer
+    return tf_named_optimizer(optimizer, global_step)
 
 
 def per_call(key, factory):
@@ -92,12 +100,17 @@ def estimator_spec(head, features, labels, mode, logits, parts):
             `learning_rate` go to `get_optimizer_instance`.
     """
     from kerasish.estimator.mode_keys import ModeKeys
+    from kerasish.estimator.variable_store import active_store
     fn = None
     if mode == ModeKeys.TRAIN:
+        # The first part's optimizer counts its steps in the global step
+        # (as TF's canned model_fns do); a second one has its own `iter`.
+        store = active_store()
+        step = getattr(store, "global_step", None)
         fn = train_op_fn([
-            (per_call(key, lambda o=optimizer, r=rate:
-                      get_optimizer_instance(o, r)), variables)
-            for key, optimizer, rate, variables in parts])
+            (per_call(key, lambda o=optimizer, r=rate, s=step if i == 0
+                      else None: get_optimizer_instance(o, r, s)), variables)
+            for i, (key, optimizer, rate, variables) in enumerate(parts)])
     return head.create_estimator_spec(features, mode, logits, labels=labels,
                                       train_op_fn=fn)
 

@@ -154,10 +154,8 @@ class BinaryClassHead(_ClassificationHead):
 
     def unreduced_loss(self, labels, logits):
         from kerasish import ops
-        # Stable sigmoid cross-entropy: max(x, 0) - x z + log(1 + e^-|x|).
-        z = labels.astype(np.float32)
-        return ops.relu(logits) - logits * z + \
-            ops.log1p(ops.exp(-ops.abs(logits)))
+        return ops.sigmoid_cross_entropy_with_logits(
+            labels=labels.astype(np.float32), logits=logits)
 
     def eval_metrics(self, labels, predictions, unreduced, weights):
         from kerasish.metrics import AUC, Precision, Recall

@@ -1,9 +1,11 @@
 """`DNNClassifier` and `DNNRegressor`: feed-forward networks on columns.
 
-The network is TF's: `DenseFeatures` (`dnn/input_layer`), then per hidden
-layer a `Dense` (`dnn/hiddenlayer_<i>`, Glorot-uniform kernel), dropout
-while training, batch normalization (`dnn/batchnorm_<i>`, momentum 0.999)
-if asked, and a linear `dnn/logits` layer; the variable names match TF's.
+The network is TF's: `DenseFeatures`
+(`dnn/input_from_feature_columns/input_layer`), then per hidden layer a
+`Dense` (`dnn/hiddenlayer_<i>`, Glorot-uniform kernel), dropout while
+training, batch normalization (`dnn/hiddenlayer_<i>/batchnorm_<i>`,
+momentum 0.999) if asked, and a linear `dnn/logits` layer; the variable
+names match TF's.
 """
 from kerasish.engine import naming
 from kerasish.estimator import canned_utils as utils
@@ -37,13 +39,16 @@ class DNNNetwork:
     def __call__(self, features, mode):
         training = mode == ModeKeys.TRAIN
         with naming.name_scope("dnn"):
-            net = self.input_layer(features)
+            with naming.name_scope("input_from_feature_columns"):
+                net = self.input_layer(features)
             for i, layer in enumerate(self.hidden):
                 net = layer(net)
                 if self.dropout and training:
                     net = self.dropout[i](net, training=True)
                 if self.batch_norm:
-                    net = self.batch_norm[i](net, training=training)
+                    # TF names it inside the hidden layer's scope.
+                    with naming.name_scope(f"hiddenlayer_{i}"):
+                        net = self.batch_norm[i](net, training=training)
             return self.logits(net)
 
     @property

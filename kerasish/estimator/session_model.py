@@ -111,12 +111,17 @@ class SessionModel(Model):
                     "an earlier call does not know them.") from error
 
     def _train(self, features, labels):
+        step = self.optimizer._iterations
+        before = int(step._value)
         with GradientTape(persistent=True) as tape:
             spec = self._call(features, labels)
         # Variables the forward pass used but that were created outside
         # model_fn (layers built beforehand) are checkpointed too.
         self.store.adopt(tape.watched_variables())
-        self.optimizer._iterations._value += 1
+        if int(step._value) == before:
+            # Unless the train op counted the step itself (an optimizer
+            # whose iterations are the global step, as TF's premade ones).
+            step._value += 1
         self._loss_tracker.update_state(spec.loss)
         object.__setattr__(self, "last_spec", spec)
         return {"loss": spec.loss}

@@ -233,12 +233,8 @@ def train_and_evaluate(estimator, train_spec, eval_spec):
 
 
 def _run_local(estimator, train_spec, eval_spec):
-    if eval_spec.throttle_secs <= 0:
-        raise ValueError(
-            "eval_spec.throttle_secs should be positive, given: "
-            f"{eval_spec.throttle_secs}. It is used do determine how long "
-            "each training iteration should go when train and evaluate "
-            "locally.")
+    # throttle_secs=0 evaluates every new checkpoint (TF removed its
+    # "should be positive" check when evaluation moved to a listener).
     logger.info("Start train and evaluate loop. The evaluate will happen "
                 "after every checkpoint. Checkpoint frequency is determined "
                 "based on RunConfig arguments: save_checkpoints_steps %s or "

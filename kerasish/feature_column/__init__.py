@@ -11,8 +11,9 @@
 
 Columns read a dict of arrays by key, follow TF's semantics (names, id
 assignments, hashing with FarmHash so ids equal TF's, missing values `""`
-and `-1`), and report a missing feature, a wrong dtype or an
-out-of-vocabulary value with the column's name.
+and `-1`, TF's id -1 for an out-of-vocabulary value without an OOV
+bucket), and report a missing feature or a wrong dtype with the column's
+name.
 """
 from kerasish.feature_column.base import (  # noqa: F401
     FeatureColumn, DenseColumn, CategoricalColumn, CategoricalIds,
@@ -28,6 +29,8 @@ from kerasish.feature_column.categorical import (  # noqa: F401
 from kerasish.feature_column.crossed import crossed_column  # noqa: F401
 from kerasish.feature_column.dense_columns import (  # noqa: F401
     indicator_column, embedding_column)
+from kerasish.feature_column.shared_embedding import (  # noqa: F401
+    shared_embedding_columns, shared_embeddings, SharedEmbeddingColumn)
 from kerasish.feature_column.dense_features import DenseFeatures  # noqa
 from kerasish.feature_column.linear_model import LinearModel  # noqa: F401
 from kerasish.feature_column.serialization import (  # noqa: F401

@@ -157,6 +157,12 @@ class CategoricalColumn(FeatureColumn):
         """The `CategoricalIds` of the batch."""
         return cache.get(self, requester=self)
 
+    def cross_ids(self, cache):
+        """`(ids, present)` that `crossed_column` crosses: the ids of
+        the values not missing, out-of-vocabulary -1 ids included."""
+        ids = self.get_ids(cache)
+        return ids.values, ids.mask
+
 
 class CategoricalIds(collections.namedtuple(
         "CategoricalIds", ["values", "mask", "weights"])):

@@ -7,6 +7,12 @@ with each value's hash in order by `FingerprintCat64`, where a string's
 hash is its FarmHash `Fingerprint64` and an integer's (a raw integer feature
 or a categorical column's id) is its value. The id is that hash modulo
 `hash_bucket_size`, so crosses land in TF's buckets.
+
+As in TF, the categorical columns' ids (sparse tensors there) are crossed
+before the raw features (dense there), whatever the order of `keys`. A raw
+feature is crossed as given, an empty string or a -1 included (TF drops
+missing values only when a categorical column reads the feature); a
+column's missing values are not crossed, its out-of-vocabulary -1 ids are.
 """
 import collections
 import itertools
@@ -33,16 +39,15 @@ def _leaf_keys(keys):
 def _raw_hashes(cache, key, column):
     array = as_numpy(cache.raw(key, column))
     array_kind = kind(array)
+    present = np.ones(array.shape, bool)
     if array_kind == "string":
         array = as_strings(array)
-        mask = array != ""
         uniques, inverse = np.unique(array, return_inverse=True)
         hashes = [farmhash.fingerprint64(u) for u in uniques.tolist()]
         return np.array(hashes, np.uint64)[inverse.reshape(-1)].reshape(
-            array.shape), mask
+            array.shape), present
     if array_kind == "int":
-        array = array.astype(np.int64)
-        return array.view(np.uint64), array != -1
+        return array.astype(np.int64).view(np.uint64), present
     raise ValueError(
         f"crossed_column {column.name!r} crosses string or integer "
         f"features, but feature {key!r} has dtype {array.dtype}; bucketize "
@@ -55,7 +60,8 @@ def _column_hashes(cache, key, column):
         raise ValueError(
             "crossed_column does not support weight_tensor, but the given "
             f"column populates weight_tensor. Given column: {key.name}")
-    return ids.values.astype(np.int64).view(np.uint64), ids.mask
+    values, present = key.cross_ids(cache)
+    return values.astype(np.int64).view(np.uint64), present
 
 
 def _combine(rows, hash_key):
@@ -91,9 +97,13 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         return self.hash_bucket_size
 
     def transform(self, cache):
-        parts = [_raw_hashes(cache, key, self) if isinstance(key, str)
-                 else _column_hashes(cache, key, self)
-                 for key in _leaf_keys(self.keys)]
+        keys = list(_leaf_keys(self.keys))
+        # TF's sparse_cross takes its sparse inputs (the columns' ids)
+        # first, then the dense ones (raw features).
+        parts = [_column_hashes(cache, key, self) for key in keys
+                 if not isinstance(key, str)] + \
+            [_raw_hashes(cache, key, self) for key in keys
+             if isinstance(key, str)]
         batch = parts[0][0].shape[0]
         widths = [p[0].reshape(batch, -1).shape[1] for p in parts]
         combos = list(itertools.product(*[range(w) for w in widths]))

@@ -1,4 +1,5 @@
 """`DenseFeatures`: a layer turning a features dict into one dense tensor."""
+import contextlib
 import math
 
 from kerasish.engine import naming
@@ -7,6 +8,15 @@ from kerasish.engine.layer import Layer
 from kerasish.feature_column.base import (DenseColumn, FeatureCache,
                                           normalize_columns)
 from kerasish.saving.object_registration import builtin
+
+
+class _Root:
+    """A name-scope entry that drops the scopes opened before it."""
+
+    name, override_parent = "", ""
+
+    def __str__(self):
+        return ""
 
 
 class ColumnsLayer(Layer):
@@ -19,6 +29,7 @@ class ColumnsLayer(Layer):
         columns = normalize_columns(feature_columns, expected_type, what)
         object.__setattr__(self, "_feature_columns", columns)
         object.__setattr__(self, "_column_state", {})
+        object.__setattr__(self, "_shared_weights", {})
         # Features are dicts of strings and ints: never cast to floats.
         self._convert_input_args = False
 
@@ -45,6 +56,30 @@ class ColumnsLayer(Layer):
         variable.regularizer = variable.constraint = None
         self._track(variable)
         return variable
+
+    def add_shared_weight(self, scope, name, shape, initializer,
+                          trainable=True, absolute=False):
+        """A weight several columns share (shared embeddings): made once
+        per layer at `<layer path>/<scope>/<name>`, or at exactly `name`
+        when `absolute` (TF2's shared variables have no scope)."""
+        from kerasish import initializers
+        from kerasish.engine.variable import Variable
+        shared = self._shared_weights
+        key = name if absolute else (scope, name)
+        if key not in shared:
+            scopes = [naming.name_scope(_Root())] if absolute else \
+                [naming.name_scope(self.name), naming.name_scope(scope)]
+            with contextlib.ExitStack() as stack:
+                for entry in scopes:
+                    stack.enter_context(entry)
+                variable = Variable(initializers.get(initializer),
+                                    shape=shape, dtype=self.variable_dtype,
+                                    trainable=self.trainable and trainable,
+                                    name=name)
+            variable.regularizer = variable.constraint = None
+            self._track(variable)
+            shared[key] = variable
+        return shared[key]
 
     def _column_variables(self, column):
         """Extra per-column weights of a subclass (e.g. linear weights)."""

@@ -13,10 +13,13 @@ def _classes():
                                                        IndicatorColumn)
     from kerasish.feature_column.numeric import (BucketizedColumn,
                                                  NumericColumn)
+    from kerasish.feature_column.shared_embedding import \
+        SharedEmbeddingColumn
     classes = [NumericColumn, BucketizedColumn, HashedCategoricalColumn,
                IdentityCategoricalColumn, VocabularyFileCategoricalColumn,
                VocabularyListCategoricalColumn, WeightedCategoricalColumn,
-               CrossedColumn, EmbeddingColumn, IndicatorColumn]
+               CrossedColumn, EmbeddingColumn, IndicatorColumn,
+               SharedEmbeddingColumn]
     return {cls.__name__: cls for cls in classes}
 
 

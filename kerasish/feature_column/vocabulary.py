@@ -3,8 +3,9 @@
 Value `i` of the vocabulary gets id `i`. Out-of-vocabulary values go to an
 OOV bucket (`vocabulary_size + Fingerprint64(value) % num_oov_buckets`,
 TF's assignment; integers are hashed as their decimal strings) or to
-`default_value`; with neither, an OOV value is an error naming the column
-(TF silently dropped it; pass `default_value=-1` explicitly for that).
+`default_value`; with neither, they get TF's id -1: ignored by the
+indicator, embedding and linear columns (as TF's lookups prune negative
+ids), but crossed by `crossed_column` (as TF's `sparse_cross` does).
 """
 import collections
 import functools
@@ -16,7 +17,7 @@ from kerasish.feature_column.base import (CategoricalColumn,
                                           categorical_input, kind)
 from kerasish.feature_column.categorical import fingerprints, make_ids
 
-_DROP = -1
+_INVALID = -1    # TF's default_value: the id of OOV values
 
 
 class _VocabularyColumn(CategoricalColumn):
@@ -46,23 +47,22 @@ class _VocabularyColumn(CategoricalColumn):
         return make_ids(ids, mask)
 
     def _out_of_vocabulary(self, values, ids, mask, oov):
-        size = len(self._table())
         if self.num_oov_buckets:
             buckets = fingerprints(values[oov]) % np.uint64(
                 self.num_oov_buckets)
-            ids[oov] = size + buckets.astype(np.int64)
-        elif self.default_value is None:
-            unknown = sorted(set(values[oov].tolist()))
-            raise ValueError(
-                f"Column {self.name!r}: values {unknown[:5]} of feature "
-                f"{self.key!r} are not in its vocabulary of {size} values, "
-                "and it has no OOV bucket. Pass num_oov_buckets > 0 or a "
-                "default_value (-1 drops such values, as TF did).")
-        elif self.default_value == _DROP:
+            ids[oov] = len(self._table()) + buckets.astype(np.int64)
+        elif self.default_value in (None, _INVALID):
+            # Masked out for the dense consumers; the -1 itself marks
+            # the value as present for crossed_column (cross_ids).
+            ids[oov] = _INVALID
             mask = mask & ~oov
         else:
             ids[oov] = self.default_value
         return ids, mask
+
+    def cross_ids(self, cache):
+        ids = self.get_ids(cache)
+        return ids.values, ids.mask | (ids.values == _INVALID)
 
 
 def _vocab_kind(vocabulary, dtype, key):
@@ -81,7 +81,7 @@ def _check_oov(default_value, num_oov_buckets, key):
     if num_oov_buckets is None or num_oov_buckets < 0:
         raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in "
                          f"{key}.")
-    if default_value not in (None, _DROP) and num_oov_buckets:
+    if default_value not in (None, _INVALID) and num_oov_buckets:
         raise ValueError(f"Can't specify both num_oov_buckets and "
                          f"default_value in {key}.")
 
@@ -117,8 +117,9 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None,
         vocabulary_list: Ordered list of unique strings or ints; value `i`
             gets id `i`.
         dtype: `"string"` or an int dtype (default: inferred).
-        default_value: Id of out-of-vocabulary values (`-1`: drop them).
-            None (default) makes them an error unless `num_oov_buckets`.
+        default_value: Id of out-of-vocabulary values. None (default)
+            or -1: TF's id -1 (ignored by the dense columns, crossed by
+            `crossed_column`) unless `num_oov_buckets`.
         num_oov_buckets: Hash OOV values into this many extra ids.
 
     Returns:

@@ -20,3 +20,5 @@ from kerasish.ops.linalg import *  # noqa: F401,F403
 from kerasish.ops import linalg, image  # noqa: F401,E402
 from kerasish.ops.nn_extra import *  # noqa: F401,F403,E402
 from kerasish.ops.candidate_sampling import *  # noqa: F401,F403,E402
+from kerasish.ops.sampled_losses import *  # noqa: F401,F403,E402
+from kerasish.ops.nn_tf import *  # noqa: F401,F403,E402

@@ -1,14 +1,11 @@
-"""Candidate sampling for large output vocabularies (TF's `tf.nn` ops).
+"""Candidate samplers for large output vocabularies (TF's `tf.nn` ops).
 
 A sampler draws `num_sampled` candidate classes from a distribution `Q`
 over `[0, range_max)` and reports each class's expected count in the
 draw: `num_sampled * Q(c)` when drawn with replacement, or
 `1 - (1 - Q(c)) ** num_tries` when drawn until `num_sampled` distinct
-classes were found in `num_tries` draws (TF's formulas). The losses
-(`sampled_softmax_loss`, `nce_loss`) score each example's true classes and
-the shared candidates, subtract the log expected counts (`log Q`), and
-optionally push candidates that equal a true class ("accidental hits") to
-`-FLT_MAX`. Only the rows of `weights`/`biases` used get gradients.
+classes were found in `num_tries` draws (TF's formulas), which the
+sampled losses (`sampled_losses.py`) subtract from their logits.
 
 As in Keras, an int `seed` draws the same candidates at every call, a
 `SeedGenerator` advances, and `None` uses the global generator.
@@ -22,8 +19,8 @@ from kerasish.backend.tensor import Tensor
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler",
-           "learned_unigram_candidate_sampler", "compute_accidental_hits",
-           "sampled_softmax_loss", "nce_loss"]
+           "learned_unigram_candidate_sampler",
+           "fixed_unigram_candidate_sampler", "compute_accidental_hits"]
 
 _FLT_MAX = float(np.finfo(np.float32).max)
 
@@ -241,6 +238,106 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled,
     return result
 
 
+class _FixedUnigram(_Unigram):
+    """Given weights (TF's `FixedUnigramSampler`)."""
+
+    def __init__(self, weights):
+        self.range_max = len(weights)
+        self.counts = np.asarray(weights, np.float64)
+
+
+def _unigram_weights(vocab_file, unigrams, distortion, num_reserved_ids,
+                     num_shards, shard):
+    """The weights of this shard's ids, as TF builds them: reserved ids
+    (weight 0) first, then one weight per vocabulary entry, each kept
+    when its id is `shard` modulo `num_shards`."""
+    if bool(vocab_file) == bool(len(unigrams)):
+        raise ValueError(
+            "fixed_unigram_candidate_sampler expected exactly one of "
+            f"`vocab_file` and `unigrams`. Received: vocab_file="
+            f"{vocab_file!r}, unigrams of length {len(unigrams)}")
+    if not 0 <= shard < num_shards:
+        raise ValueError(
+            "fixed_unigram_candidate_sampler expected 0 <= shard < "
+            f"num_shards. Received: shard={shard!r}, "
+            f"num_shards={num_shards!r}")
+    weights = [0.0 for i in range(num_reserved_ids)
+               if i % num_shards == shard]
+    if vocab_file:
+        with open(vocab_file, encoding="utf-8") as f:
+            # The count is the last comma-separated field of a line.
+            unigrams = [float(line.rstrip("\r\n").split(",")[-1])
+                        for line in f if line.strip()]
+    # TF numbers the entries from the number of weights kept so far (the
+    # reserved ids of this shard), not from num_reserved_ids.
+    start = len(weights)
+    weights += [float(w) ** distortion for i, w in
+                enumerate(unigrams, start) if i % num_shards == shard]
+    return weights
+
+
+@keras_op
+def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled,
+                                    unique, range_max, vocab_file="",
+                                    distortion=1.0, num_reserved_ids=0,
+                                    num_shards=1, shard=0, unigrams=(),
+                                    seed=None, name=None):
+    """Sample classes from given counts (a vocabulary file or a list).
+
+    Class `c` is drawn with probability `w_c ** distortion / sum`, where
+    the weights come from `unigrams` or from the last comma-separated
+    field of each line of `vocab_file` (TF's fixed unigram sampler). The
+    first `num_reserved_ids` ids have weight 0; with `num_shards > 1` the
+    sampler covers the ids of one shard, renumbered from 0.
+
+    Args:
+        true_classes: Int array `(batch_size, num_true)` of target classes.
+        num_true: Target classes per example.
+        num_sampled: Number of candidates to draw.
+        unique: Draw without replacement (distinct candidates).
+        range_max: Number of classes (of this shard): the reserved ids
+            plus the entries it keeps.
+        vocab_file: Path of a file of counts, one line per class.
+            Defaults to `""` (give `unigrams` instead).
+        distortion: Power applied to each weight. Defaults to 1.0.
+        num_reserved_ids: Ids of weight 0 before the vocabulary.
+            Defaults to 0.
+        num_shards: Number of shards the ids are split in. Defaults to 1.
+        shard: This sampler's shard. Defaults to 0.
+        unigrams: Counts, one per class. Defaults to `()`.
+        seed: Int, `SeedGenerator` or None.
+        name: Accepted for TF compatibility.
+
+    Returns:
+        `(sampled_candidates, true_expected_count, sampled_expected_count)`:
+        int64 `(num_sampled,)`, float32 `(batch_size, num_true)` and
+        `(num_sampled,)`.
+
+    Example:
+
+    >>> _, true_count, _ = fixed_unigram_candidate_sampler(
+    ...     np.array([[0], [3]]), 1, num_sampled=4, unique=False,
+    ...     range_max=4, unigrams=[1.0, 2.0, 3.0, 4.0], seed=1)
+    >>> true_count.numpy().ravel()  # 4 draws * [0.1, 0.4]
+    array([0.4, 1.6], dtype=float32)
+    """
+    name_ = "fixed_unigram_candidate_sampler"
+    weights = _unigram_weights(vocab_file, list(unigrams), distortion,
+                               num_reserved_ids, num_shards, shard)
+    if len(weights) != range_max:
+        raise ValueError(
+            f"{name_}: range_max must equal the number of weights of the "
+            f"shard (reserved ids included), {len(weights)}. Received: "
+            f"range_max={range_max!r}")
+    classes = _true_classes(true_classes, num_true, name_)
+    if classes.size and (classes.min() < 0 or classes.max() >= range_max):
+        raise ValueError(
+            f"{name_}: true classes must be in [0, {range_max}). Received "
+            f"{int(classes.min())} to {int(classes.max())}.")
+    return _sample(_FixedUnigram(weights), classes, num_true, num_sampled,
+                   unique, seed, name_)
+
+
 @keras_op
 def compute_accidental_hits(true_classes, sampled_candidates, num_true,
                             seed=None):
@@ -270,139 +367,3 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true,
     rows, ids = np.nonzero(hits)
     return (Tensor(rows.astype(np.int32)), Tensor(ids.astype(np.int64)),
             Tensor(np.full(len(rows), -_FLT_MAX, np.float32)))
-
-
-def _table(weights):
-    from kerasish import ops
-    if isinstance(weights, (list, tuple)):
-        return ops.concatenate(list(weights), axis=0)
-    return weights
-
-
-def _sampled_logits(weights, biases, labels, inputs, num_sampled,
-                    num_classes, num_true, sampled_values, subtract_log_q,
-                    remove_accidental_hits, seed):
-    """TF's `_compute_sampled_logits`: `(logits, soft labels)`, each
-    `(batch_size, num_true + num_sampled)`."""
-    from kerasish import ops
-    classes = _true_classes(labels, num_true, "sampled loss labels")
-    if sampled_values is None:
-        sampled_values = log_uniform_candidate_sampler(
-            classes, num_true, num_sampled, True, num_classes, seed=seed)
-    sampled, true_expected, sampled_expected = (
-        np.asarray(getattr(v, "_value", v)) for v in sampled_values)
-    sampled = sampled.astype(np.int64)
-    table, batch = _table(weights), classes.shape[0]
-    true_w = ops.reshape(ops.take(table, classes.ravel(), axis=0),
-                         (batch, num_true, -1))
-    sampled_w = ops.take(table, sampled, axis=0)
-    true_logits = ops.sum(ops.expand_dims(inputs, 1) * true_w, axis=-1) + \
-        ops.reshape(ops.take(biases, classes.ravel(), axis=0),
-                    (batch, num_true))
-    sampled_logits = ops.matmul(inputs, ops.transpose(sampled_w)) + \
-        ops.take(biases, sampled, axis=0)
-    if remove_accidental_hits:
-        rows, ids, hit = (t.numpy() for t in compute_accidental_hits(
-            classes, sampled, num_true))
-        penalty = np.zeros((batch, len(sampled)), np.float32)
-        penalty[rows, ids] = hit
-        sampled_logits = sampled_logits + penalty
-    if subtract_log_q:
-        true_logits = true_logits - np.log(true_expected).astype(np.float32)
-        sampled_logits = sampled_logits - np.log(sampled_expected).astype(
-            np.float32)
-    logits = ops.concatenate([true_logits, sampled_logits], axis=1)
-    targets = np.concatenate(
-        [np.full((batch, num_true), 1.0 / num_true, np.float32),
-         np.zeros((batch, len(sampled)), np.float32)], axis=1)
-    return logits, targets
-
-
-@keras_op
-def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled,
-                         num_classes, num_true=1, sampled_values=None,
-                         remove_accidental_hits=True, seed=None, name=None):
-    """Softmax cross-entropy over the true classes and sampled candidates.
-
-    A cheap estimate of the full softmax loss for training with many
-    classes (Jean et al., 2014); at inference compute the full softmax.
-
-    Args:
-        weights: `(num_classes, dim)` class embeddings (or a list of
-            row shards).
-        biases: `(num_classes,)` class biases.
-        labels: Int `(batch_size, num_true)` target classes.
-        inputs: `(batch_size, dim)` activations.
-        num_sampled: Candidates drawn per batch.
-        num_classes: Number of classes.
-        num_true: Target classes per example. Defaults to 1.
-        sampled_values: A sampler's output to use; default: draw with
-            `log_uniform_candidate_sampler(unique=True)`.
-        remove_accidental_hits: Ignore candidates equal to a target class.
-            Defaults to True.
-        seed: Seed of the default sampler.
-        name: Accepted for TF compatibility.
-
-    Returns:
-        Per-example losses, `(batch_size,)`.
-
-    Example:
-
-    >>> w, b = np.eye(4, dtype="float32"), np.zeros(4, "float32")
-    >>> values = (np.array([0, 1, 2, 3]), np.ones((1, 1)), np.ones(4))
-    >>> loss = sampled_softmax_loss(w, b, np.array([[1]]),
-    ...                             np.array([[0.0, 2.0, 0.0, 0.0]]), 4, 4,
-    ...                             sampled_values=values)
-    >>> round(float(loss.numpy()[0]), 4)  # the full softmax loss
-    0.3408
-    """
-    from kerasish import ops
-    logits, targets = _sampled_logits(
-        weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-        sampled_values, True, remove_accidental_hits, seed)
-    return ops.categorical_crossentropy(targets, logits, from_logits=True)
-
-
-@keras_op
-def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes,
-             num_true=1, sampled_values=None, remove_accidental_hits=False,
-             seed=None, name=None):
-    """Noise-contrastive estimation loss (Gutmann and Hyvarinen, 2010).
-
-    Logistic losses of telling each true class (target `1 / num_true`)
-    from the sampled noise candidates (target 0), with `log Q` subtracted
-    from the logits, summed per example (TF's `nce_loss`).
-
-    Args:
-        weights: `(num_classes, dim)` class embeddings (or row shards).
-        biases: `(num_classes,)` class biases.
-        labels: Int `(batch_size, num_true)` target classes.
-        inputs: `(batch_size, dim)` activations.
-        num_sampled: Candidates drawn per batch.
-        num_classes: Number of classes.
-        num_true: Target classes per example. Defaults to 1.
-        sampled_values: A sampler's output to use; default: draw with
-            `log_uniform_candidate_sampler(unique=True)`.
-        remove_accidental_hits: Ignore candidates equal to a target class.
-            Defaults to False.
-        seed: Seed of the default sampler.
-        name: Accepted for TF compatibility.
-
-    Returns:
-        Per-example losses, `(batch_size,)`.
-
-    Example:
-
-    >>> w, b = np.zeros((10, 3), "float32"), np.zeros(10, "float32")
-    >>> nce_loss(w, b, np.array([[1], [2]]), np.ones((2, 3), "float32"),
-    ...          num_sampled=3, num_classes=10, seed=1).shape
-    (2,)
-    """
-    from kerasish import ops
-    logits, targets = _sampled_logits(
-        weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-        sampled_values, True, remove_accidental_hits, seed)
-    # Stable sigmoid cross-entropy: max(x, 0) - x z + log(1 + e^-|x|).
-    losses = ops.relu(logits) - logits * targets + \
-        ops.log1p(ops.exp(-ops.abs(logits)))
-    return ops.sum(losses, axis=1)

@@ -47,3 +47,6 @@ from kerasish.train.callback_hooks import (  # noqa: F401
 from kerasish.train.stages import (  # noqa: F401
     Stage, StageContext, FunctionStage)
 from kerasish.train.step_runner import StepRunner  # noqa: F401
+from kerasish.train.device_setter import (  # noqa: F401
+    replica_device_setter, GreedyLoadBalancingStrategy, byte_size_load_fn,
+    VariableOp, ps_task_assignments, STANDARD_PS_OPS)

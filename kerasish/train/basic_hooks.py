@@ -23,11 +23,13 @@ class StopAtStepHook(SessionRunHook):
     """Request a stop when the global step reaches `last_step`.
 
     Args:
-        num_steps: Steps to run from the global step at session creation.
+        num_steps: Steps to run from the global step at session creation
+            (any int, as in TF: 0 or less runs one step).
         last_step: Global step at which to stop (exactly one of the two).
 
-    When the restored global step is already at or past `last_step`, the
-    session stops before running any step (TF1 ran one extra step).
+    As in TF1, the stop is decided after a step: a session whose global
+    step is already at or past `last_step` (after a restore, say) runs one
+    step, then stops.
 
     Example:
 
@@ -41,9 +43,6 @@ class StopAtStepHook(SessionRunHook):
         if num_steps is not None and last_step is not None:
             raise ValueError("Only one of num_steps or last_step can be "
                              "specified.")
-        if num_steps is not None and num_steps < 0:
-            raise ValueError(f"num_steps must be >= 0. Received: "
-                             f"num_steps={num_steps}")
         self._num_steps = num_steps
         self._last_step = last_step
 
@@ -52,11 +51,8 @@ class StopAtStepHook(SessionRunHook):
         return self._last_step
 
     def after_create_session(self, session, coord):
-        step = _global_step(session)
         if self._last_step is None:
-            self._last_step = step + self._num_steps
-        if step >= self._last_step:
-            coord.request_stop()
+            self._last_step = _global_step(session) + self._num_steps
 
     def before_run(self, run_context):
         return SessionRunArgs("global_step")

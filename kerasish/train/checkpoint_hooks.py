@@ -76,6 +76,7 @@ class CheckpointSaverHook(SessionRunHook):
                                         every_steps=save_steps)
         self._listeners = list(listeners or [])
         self._save_graph_def = save_graph_def
+        logger.info("Create CheckpointSaverHook.")
 
     def _get_saver(self):
         if self._saver is None:
@@ -132,9 +133,11 @@ class CheckpointSaverHook(SessionRunHook):
                     "%d...", step)
         for listener in self._listeners:
             listener.before_save(session, step)
-        self._get_saver().save(session, self._save_path, global_step=step)
         logger.info("Saving checkpoints for %d into %s.", step,
                     self._save_path)
+        self._get_saver().save(session, self._save_path, global_step=step)
+        logger.info("Calling checkpoint listeners after saving checkpoint "
+                    "%d...", step)
         should_stop = False
         for listener in self._listeners:
             if listener.after_save(session, step):

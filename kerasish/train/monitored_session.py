@@ -149,13 +149,20 @@ class MonitoredSession:
         self._pending_batch = None
         self._in_stage = False
         self.model = session_creator.model
-        for hook in self._hooks:
-            hook.begin()
-        self._create()
+        # Active from the first hook call: get_global_step() in a hook's
+        # begin/after_create_session is this session's (restored) step,
+        # not a standalone one created before the model (TF1's idiom).
         stack = getattr(_local, "stack", None)
         if stack is None:
             stack = _local.stack = []
         stack.append(self)
+        try:
+            for hook in self._hooks:
+                hook.begin()
+            self._create()
+        except BaseException:
+            stack.remove(self)
+            raise
 
     # -- session lifecycle -------------------------------------------------
     def _create(self):

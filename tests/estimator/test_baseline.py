@@ -58,7 +58,7 @@ def test_binary_classifier_with_default_ftrl(tmp_path):
     est.train(lambda: ({"x": np.zeros((16, 1))}, labels), steps=300)
     names = est.get_variable_names()
     assert "baseline/bias" in names and "global_step" in names
-    assert any(name.startswith("ftrl/") for name in names)
+    assert "training/Ftrl/baseline/bias/accumulator" in names
     results = est.evaluate(lambda: ({"x": np.zeros((16, 1))}, labels),
                            steps=1)
     assert results["accuracy"] == 0.75

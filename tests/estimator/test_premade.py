@@ -87,11 +87,14 @@ def test_dnn_with_batch_norm_dropout_and_embeddings(tmp_path):
         config=quick())
     est.train(batches(), steps=5)
     names = est.get_variable_names()
-    for name in ["dnn/batchnorm_0/moving_mean", "dnn/batchnorm_1/gamma",
-                 "dnn/input_layer/color_embedding/embedding_weights"]:
+    for name in ["dnn/hiddenlayer_0/batchnorm_0/moving_mean",
+                 "dnn/hiddenlayer_1/batchnorm_1/gamma",
+                 "dnn/input_from_feature_columns/input_layer/color_embedding/"
+                 "embedding_weights"]:
         assert name in names
     # Moving statistics moved away from their initial values.
-    assert est.get_variable_value("dnn/batchnorm_0/moving_mean").any()
+    assert est.get_variable_value(
+        "dnn/hiddenlayer_0/batchnorm_0/moving_mean").any()
 
 
 def test_dnn_regressor_label_dimension(tmp_path):
@@ -158,7 +161,10 @@ def test_optimizer_instance_is_copied_per_call(tmp_path):
     est.train(batches(), steps=3)
     est.train(batches(), steps=3)
     assert int(optimizer.iterations.numpy()) == 0
-    assert est.get_variable_value("adagrad/iteration") == 6
+    # The copy counts its steps in the global step, as TF's.
+    assert est.get_variable_value("global_step") == 6
+    assert est.get_variable_value("training/Adagrad/learning_rate") == 0.5
+    assert not any("iter" in name for name in est.get_variable_names())
 
 
 @pytest.mark.parametrize("make,message", [
@@ -230,3 +236,181 @@ def test_head_estimators_refuse_what_is_not_a_head():
         estimator.LinearEstimator("binary", [fc.numeric_column("x")])
     with pytest.raises(ValueError, match="`head` must be a head"):
         estimator.DNNEstimator(None, [4], [fc.numeric_column("x")])
+
+
+def test_linear_classifier_first_step_from_zero_weights(tmp_path):
+    # TF 2.15 gives w = 0.01875, b = 0.025 (a legacy SGD(0.1) step): at
+    # zero logits the loss gradient is sigmoid(0) - label = 0.5 - label.
+    x = np.array([[1.0], [2.0], [-1.0], [0.5]], "float32")
+    y = np.array([[1], [1], [1], [0]])
+    est = estimator.LinearClassifier(
+        [fc.numeric_column("x")], model_dir=str(tmp_path),
+        optimizer=keras.optimizers.SGD(0.1), config=quick())
+    est.train(lambda: ({"x": x}, y), steps=1)
+    np.testing.assert_allclose(
+        est.get_variable_value("linear/linear_model/x/weights"),
+        [[0.01875]], rtol=1e-6)
+    np.testing.assert_allclose(
+        est.get_variable_value("linear/linear_model/bias_weights"),
+        [0.025], rtol=1e-6)
+
+
+
+# TF 2.15's lists (tests/fixtures/make_tf1_reference.py, variable_names):
+# one training step with an embedding and a numeric column.
+TF_OPTIMIZER_NAMES = {
+    "Adagrad": ["decay", "learning_rate", "{}/accumulator"],
+    "Adam": ["beta_1", "beta_2", "decay", "learning_rate", "{}/m", "{}/v"],
+    "Ftrl": ["beta", "decay", "l1_regularization_strength",
+             "l2_regularization_strength", "learning_rate",
+             "learning_rate_power", "{}/accumulator", "{}/linear"],
+    "SGD": ["decay", "learning_rate", "momentum"],
+    "RMSProp": ["decay", "learning_rate", "momentum", "rho", "{}/rms"],
+}
+TF_CLASS = {"RMSProp": "RMSprop"}
+NAMES_X = np.array([[1.0], [2.0], [3.0], [4.0]], "float32")
+NAMES_DATA = ({"color": np.array(["red", "green", "blue", "red"]),
+               "x": NAMES_X}, np.array([[1], [0], [1], [0]]))
+
+
+def expected_names(optimizer, weights, prefix="training"):
+    cls = TF_CLASS.get(optimizer, optimizer)
+    names = []
+    for entry in TF_OPTIMIZER_NAMES[optimizer]:
+        targets = weights if "{}" in entry else [None]
+        names += [f"{prefix}/{cls}/" + entry.format(w) for w in targets]
+    return names
+
+
+def trained_names(make, tmp_path):
+    est = make(str(tmp_path))
+    est.train(lambda: NAMES_DATA, steps=1)
+    return sorted(est.get_variable_names())
+
+
+@pytest.mark.parametrize("optimizer", sorted(TF_OPTIMIZER_NAMES))
+def test_linear_variable_names_are_tfs(tmp_path, optimizer):
+    color = fc.categorical_column_with_vocabulary_list(
+        "color", ["red", "green", "blue"])
+    weights = ["linear/linear_model/bias_weights",
+               "linear/linear_model/color/weights",
+               "linear/linear_model/x/weights"]
+    names = trained_names(lambda d: estimator.LinearClassifier(
+        [color, fc.numeric_column("x")], model_dir=d, optimizer=optimizer,
+        config=quick()), tmp_path)
+    assert names == sorted(["global_step"] + weights +
+                           expected_names(optimizer, weights))
+
+
+DNN_WEIGHTS = [
+    "dnn/hiddenlayer_0/bias", "dnn/hiddenlayer_0/kernel",
+    "dnn/input_from_feature_columns/input_layer/color_embedding/"
+    "embedding_weights", "dnn/logits/bias", "dnn/logits/kernel"]
+
+
+@pytest.mark.parametrize("optimizer", ["Adagrad", "SGD", "Adam"])
+@pytest.mark.parametrize("cls", ["DNNClassifier", "DNNRegressor"])
+def test_dnn_variable_names_are_tfs(tmp_path, optimizer, cls):
+    color = fc.categorical_column_with_vocabulary_list(
+        "color", ["red", "green", "blue"])
+    names = trained_names(lambda d: getattr(estimator, cls)(
+        [2], [fc.embedding_column(color, 2), fc.numeric_column("x")],
+        model_dir=d, optimizer=optimizer, config=quick()), tmp_path)
+    assert names == sorted(["global_step"] + DNN_WEIGHTS +
+                           expected_names(optimizer, DNN_WEIGHTS))
+
+
+@pytest.mark.parametrize("cls", ["DNNLinearCombinedClassifier",
+                                 "DNNLinearCombinedRegressor"])
+def test_wide_and_deep_variable_names_are_tfs(tmp_path, cls):
+    color = fc.categorical_column_with_vocabulary_list(
+        "color", ["red", "green", "blue"])
+    names = trained_names(lambda d: getattr(estimator, cls)(
+        linear_feature_columns=[color],
+        dnn_feature_columns=[fc.embedding_column(color, 2),
+                             fc.numeric_column("x")],
+        dnn_hidden_units=[2], model_dir=d, config=quick()), tmp_path)
+    linear = ["linear/linear_model/bias_weights",
+              "linear/linear_model/color/weights"]
+    # The DNN's Adagrad counts in the global step; the linear part's Ftrl
+    # has its own `iter`.
+    assert names == sorted(
+        ["global_step", "training/Ftrl/iter"] + DNN_WEIGHTS + linear +
+        expected_names("Adagrad", DNN_WEIGHTS) +
+        expected_names("Ftrl", linear))
+
+
+def test_optimizer_slot_names_of_other_options_are_tfs(tmp_path):
+    # TF 2.15 (variable_names: LinearRegressor with legacy optimizers).
+    cases = [
+        (keras.optimizers.SGD(0.1, momentum=0.9), "SGD", ["momentum"]),
+        (keras.optimizers.RMSprop(0.1, momentum=0.5, centered=True),
+         "RMSprop", ["mg", "momentum", "rms"]),
+        (keras.optimizers.Adam(0.1, amsgrad=True), "Adam",
+         ["m", "v", "vhat"]),
+        (keras.optimizers.Adamax(0.1), "Adamax", ["m", "v"]),
+        (keras.optimizers.Nadam(0.1), "Nadam", ["m", "v"]),
+        (keras.optimizers.Adadelta(0.1), "Adadelta",
+         ["accum_grad", "accum_var"])]
+    hypers = {"SGD": ["momentum"], "RMSprop": ["momentum", "rho"],
+              "Adam": ["beta_1", "beta_2"], "Adamax": ["beta_1", "beta_2"],
+              "Nadam": ["beta_1", "beta_2", "momentum_cache"],
+              "Adadelta": ["rho"]}
+    for i, (optimizer, cls, slots) in enumerate(cases):
+        names = trained_names(lambda d: estimator.LinearRegressor(
+            [fc.numeric_column("x")], model_dir=d, optimizer=optimizer,
+            config=quick()), tmp_path / str(i))
+        found = sorted(n.rsplit("/", 1)[1] for n in names
+                       if n.startswith(f"training/{cls}/linear/"))
+        assert found == sorted(slots * 2)
+        assert sorted(n.rsplit("/", 1)[1] for n in names if n.startswith(
+            f"training/{cls}/") and "/linear/" not in n) == sorted(
+                ["decay", "learning_rate"] + hypers[cls])
+
+
+def test_adam_bias_correction_counts_with_the_global_step(tmp_path):
+    # The copy's iterations are the global step: a second train() call
+    # continues Adam's step count (1, 2, 3) instead of restarting it.
+    make = lambda: estimator.LinearRegressor(  # noqa: E731
+        [fc.numeric_column("x")], model_dir=str(tmp_path),
+        optimizer=keras.optimizers.Adam(0.1), config=quick())
+    y = 2 * NAMES_X
+    make().train(lambda: ({"x": NAMES_X}, y), steps=2)
+    est = make()
+    est.train(lambda: ({"x": NAMES_X}, y), steps=1)
+    once = estimator.LinearRegressor(
+        [fc.numeric_column("x")], model_dir=str(tmp_path / "once"),
+        optimizer=keras.optimizers.Adam(0.1), config=quick())
+    once.train(lambda: ({"x": NAMES_X}, y), steps=3)
+    for name in ["linear/linear_model/x/weights",
+                 "training/Adam/linear/linear_model/x/weights/v"]:
+        np.testing.assert_allclose(est.get_variable_value(name),
+                                   once.get_variable_value(name),
+                                   rtol=1e-6)
+    assert est.get_variable_value("global_step") == 3
+
+
+def test_tf_style_warm_start_by_embedding_name(tmp_path):
+    # The names a TF script uses for the DNN's embedding now match.
+    color = fc.categorical_column_with_vocabulary_list(
+        "color", ["red", "green", "blue"])
+    name = ("dnn/input_from_feature_columns/input_layer/color_embedding/"
+            "embedding_weights")
+
+    def make(folder, warm_start_from=None):
+        return estimator.DNNLinearCombinedClassifier(
+            dnn_feature_columns=[fc.embedding_column(color, 2),
+                                 fc.numeric_column("x")],
+            dnn_hidden_units=[2], model_dir=str(tmp_path / folder),
+            config=quick(), warm_start_from=warm_start_from)
+    first = make("a").train(lambda: NAMES_DATA, steps=2)
+    table = first.get_variable_value(name)
+    for vars_to_warm_start in [[name], ".*input_from_feature_columns.*"]:
+        warmed = make(str(vars_to_warm_start), estimator.WarmStartSettings(
+            str(tmp_path / "a"), vars_to_warm_start=vars_to_warm_start))
+        warmed.train(lambda: NAMES_DATA, steps=1)
+        # One Adagrad step (learning rate 0.001) from the warm table.
+        np.testing.assert_allclose(warmed.get_variable_value(name), table,
+                                   atol=2e-3)
+    fresh = make("fresh").train(lambda: NAMES_DATA, steps=1)
+    assert not np.allclose(fresh.get_variable_value(name), table, atol=2e-3)

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import kerasish as keras
 from kerasish import feature_column as fc
 from kerasish.feature_column.base import FeatureCache
 from kerasish.layers.preprocessing.farmhash import fingerprint64
@@ -46,11 +47,18 @@ def test_oov_buckets_use_fingerprint64_of_the_value():
     assert ids_of(ints, {"n": np.array([12])}).values[0, 0] == expected[2]
 
 
-def test_oov_without_bucket_is_an_error_naming_the_column():
-    column = fc.categorical_column_with_vocabulary_list("color", ["red"])
-    with pytest.raises(ValueError, match=r"Column 'color'.*\['blue'\].*"
-                                         "no OOV bucket"):
-        ids_of(column, {"color": np.array(["red", "blue"])})
+def test_oov_without_bucket_gets_tf_id_minus_one_and_is_ignored():
+    # TF 2.15 (tests/fixtures/make_tf1_reference.py, oov_ignored): the
+    # sparse ids are [0, -1]; input_layer gives [[1, 0, 1, 1]].
+    column = fc.categorical_column_with_vocabulary_list("v", ["p", "q"])
+    ids = ids_of(column, {"v": np.array(["p", "zz", ""])})
+    assert ids.values.ravel()[:2].tolist() == [0, -1]
+    assert ids.mask.ravel().tolist() == [True, False, False]
+    embedding = fc.embedding_column(column, 2, combiner="mean",
+                                    initializer=keras.initializers.Ones())
+    out = fc.DenseFeatures([fc.indicator_column(column), embedding])(
+        {"v": np.array([["p", "zz"]])}).numpy()
+    np.testing.assert_array_equal(out, [[1, 1, 1, 0]])
 
 
 def test_default_value_maps_or_drops_oov():

@@ -204,11 +204,62 @@ def test_weight_gradients_are_row_sparse():
     assert set(np.asarray(grad.indices).tolist()) <= used
 
 
-def test_sharded_weights_and_default_sampler():
+@pytest.mark.parametrize("loss_fn", [ops.sampled_softmax_loss, ops.nce_loss])
+@pytest.mark.parametrize("strategy, shards", [
+    ("mod", lambda w: [w[0::2], w[1::2]]),
+    ("mod", lambda w: [w[0::5], w[1::5], w[2::5], w[3::5], w[4::5]]),
+    ("div", lambda w: [w[:6], w[6:]]),
+    ("div", lambda w: [w[:3], w[3:6], w[6:9], w[9:]]),
+    ("div", lambda w: [w[:3], w[3:6], w[6:8], w[8:10], w[10:]])])
+def test_sharded_weights_and_default_sampler(loss_fn, strategy, shards):
     w, b, x, labels, _ = fixture(5, num_true=1)
-    whole = ops.nce_loss(w, b, labels, x, 3, 12, seed=2)
-    shards = ops.nce_loss([w[:5], w[5:]], b, labels, x, 3, 12, seed=2)
-    np.testing.assert_allclose(whole.numpy(), shards.numpy(), rtol=1e-6)
+    whole = loss_fn(w, b, labels, x, 3, 12, seed=2)
+    kwargs = {} if strategy == "mod" else {"partition_strategy": "div"}
+    sharded = loss_fn(shards(w), b, labels, x, 3, 12, seed=2, **kwargs)
+    np.testing.assert_allclose(whole.numpy(), sharded.numpy(), rtol=1e-6)
+
+
+# TF 2.15's tf.compat.v1.nn losses on two shards of rows 0-5 and 6-11
+# (make_tf1_reference.py, sharded_losses): "mod" (the default) reads
+# class c from shard c % 2, "div" from shard c // 6.
+TF_SHARDED = {
+    "nce_loss": {"mod": [5.7459044, 6.6706982, 7.1023707],
+                 "div": [5.7535377, 6.3985634, 6.9345932]},
+    "sampled_softmax_loss": {"mod": [1.3983786, 1.9760289, 0.5314859],
+                             "div": [1.0714200, 1.4187298, 0.5764686]}}
+
+
+def sharded_case():
+    rows = np.arange(12 * 2, dtype="float32").reshape(12, 2) / 10 - 1
+    inputs = np.array([[0.5, -1.0], [1.0, 0.25], [-0.5, 2.0]], "float32")
+    labels = np.array([[1], [6], [11]])
+    values = (np.array([0, 3, 7, 10]), np.full((3, 1), 0.2),
+              np.full(4, 0.3))
+    return [rows[:6], rows[6:]], np.zeros(12, "float32"), labels, inputs, \
+        values
+
+
+@pytest.mark.parametrize("name", sorted(TF_SHARDED))
+@pytest.mark.parametrize("strategy", [None, "mod", "div"])
+def test_sharded_losses_match_tf(name, strategy):
+    shards, biases, labels, inputs, values = sharded_case()
+    kwargs = {} if strategy is None else {"partition_strategy": strategy}
+    loss = getattr(ops, name)(shards, biases, labels, inputs, 4, 12,
+                              sampled_values=values,
+                              remove_accidental_hits=False, **kwargs)
+    np.testing.assert_allclose(loss.numpy(),
+                               TF_SHARDED[name][strategy or "mod"],
+                               rtol=1e-5)
+
+
+def test_partition_strategy_errors():
+    shards, biases, labels, inputs, values = sharded_case()
+    with pytest.raises(ValueError, match="partition_strategy='ring'"):
+        ops.nce_loss(shards, biases, labels, inputs, 4, 12,
+                     sampled_values=values, partition_strategy="ring")
+    with pytest.raises(ValueError, match=r"rows \[6, 5\]"):
+        ops.nce_loss([shards[0], shards[1][:5]], biases, labels, inputs, 4,
+                     12, sampled_values=values)
 
 
 def test_training_word_embeddings_with_sampled_softmax():
@@ -244,3 +295,100 @@ def test_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call()
 
+
+
+# TF 2.15's expected counts (make_tf1_reference.py, fixed_unigram).
+@pytest.mark.parametrize("kwargs, true_classes, expected", [
+    (dict(num_sampled=4, range_max=4, unigrams=[1, 2, 3, 4]),
+     [[0], [3]], [0.4, 1.6]),
+    (dict(num_sampled=4, range_max=4, unigrams=[1, 2, 3, 4],
+          distortion=0.5), [[0], [3]], [0.6508018, 1.3016036]),
+    (dict(num_sampled=100000, range_max=6, unigrams=[1, 2, 3, 4],
+          num_reserved_ids=2), [[0], [3]], [0.0, 20000.0]),
+    (dict(num_sampled=100000, range_max=3, unigrams=[1, 2, 3, 4, 5, 6],
+          num_shards=2, shard=0), [[0], [1], [2]],
+     [11111.111, 33333.336, 55555.56]),
+    (dict(num_sampled=100000, range_max=3, unigrams=[1, 2, 3, 4, 5, 6],
+          num_shards=2, shard=1), [[0], [1], [2]],
+     [16666.668, 33333.336, 50000.0]),
+    # TF numbers the entries after a shard's reserved ids from the count
+    # of weights kept (1 here), not from num_reserved_ids.
+    (dict(num_sampled=10, range_max=4, unigrams=[1, 2, 3, 4, 5],
+          num_reserved_ids=2, num_shards=2, shard=1, distortion=0.75),
+     [[0], [1], [2], [3]], [0.0, 1.5098422, 3.4416959, 5.0484614]),
+])
+def test_fixed_unigram_expected_counts_match_tf(kwargs, true_classes,
+                                                expected):
+    sampled, true_count, sampled_count = ops.fixed_unigram_candidate_sampler(
+        np.array(true_classes), 1, unique=False, seed=1, **kwargs)
+    np.testing.assert_allclose(true_count.numpy().ravel(), expected,
+                               rtol=1e-6)
+    assert sampled.dtype == "int64" and true_count.dtype == "float32"
+    assert sampled_count.shape == (kwargs["num_sampled"],)
+
+
+def test_fixed_unigram_frequencies_and_reserved_ids():
+    sampled, _, sampled_count = ops.fixed_unigram_candidate_sampler(
+        np.array([[2]]), 1, 100_000, False, 6, unigrams=[1, 2, 3, 4],
+        num_reserved_ids=2, seed=0)
+    frequency = np.bincount(sampled.numpy(), minlength=6) / 100_000
+    # Reserved ids are never drawn (TF: [0, 0, 10012, 20222, 30104, ...]).
+    np.testing.assert_allclose(frequency, [0, 0, 0.1, 0.2, 0.3, 0.4],
+                               atol=0.005)
+    np.testing.assert_allclose(
+        sampled_count.numpy()[:5],
+        100_000 * np.array([0, 0, 0.1, 0.2, 0.3, 0.4])[sampled.numpy()[:5]],
+        rtol=1e-5)
+
+
+def expected_counts(p, num_sampled, tries):
+    # TF's ExpectedCountHelper.
+    if tries == num_sampled:
+        return p * num_sampled
+    return -np.expm1(tries * np.log1p(-p))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_fixed_unigram_unique_uses_the_number_of_tries(seed):
+    sampled, true_count, sampled_count = ops.fixed_unigram_candidate_sampler(
+        np.array([[0], [3]]), 1, 3, True, 4, unigrams=[1, 2, 3, 4],
+        seed=seed)
+    assert len(set(sampled.numpy().tolist())) == 3
+    p = np.array([0.1, 0.2, 0.3, 0.4])
+    # One number of tries explains every count.
+    tries = [t for t in range(3, 500) if np.allclose(
+        true_count.numpy().ravel(), expected_counts(p[[0, 3]], 3, t),
+        rtol=1e-5)]
+    assert len(tries) == 1
+    np.testing.assert_allclose(
+        sampled_count.numpy(),
+        expected_counts(p[sampled.numpy()], 3, tries[0]), rtol=1e-5)
+
+
+@pytest.mark.parametrize("text", ["a,1\nb,2\nc c,3\nd,4\n", "1\n2\n3\n4\n"])
+def test_fixed_unigram_vocab_file_takes_the_last_field(tmp_path, text):
+    path = tmp_path / "counts.csv"
+    path.write_text(text)
+    _, true_count, _ = ops.fixed_unigram_candidate_sampler(
+        np.array([[0], [3]]), 1, 4, False, 4, vocab_file=str(path))
+    np.testing.assert_allclose(true_count.numpy().ravel(), [0.4, 1.6],
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(range_max=4), "exactly one of `vocab_file` and `unigrams`"),
+    (dict(range_max=4, unigrams=[1, 2, 3, 4], vocab_file="x"),
+     "exactly one of"),
+    (dict(range_max=5, unigrams=[1, 2, 3, 4]), "range_max=5"),
+    (dict(range_max=4, unigrams=[1, 2, 3, 4], num_reserved_ids=2),
+     "number of weights of the shard"),
+    (dict(range_max=2, unigrams=[1, 2, 3, 4], num_shards=2, shard=2),
+     "shard=2"),
+])
+def test_fixed_unigram_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ops.fixed_unigram_candidate_sampler(np.array([[0]]), 1, 2, False,
+                                            **kwargs)
+    with pytest.raises(ValueError, match=r"in \[0, 4\)"):
+        ops.fixed_unigram_candidate_sampler(np.array([[7]]), 1, 2, False, 4,
+                                            unigrams=[1, 2, 3, 4])

@@ -33,14 +33,21 @@ def test_stop_at_step_num_steps_and_last_step():
     assert step_of(m) == 4
     m = run_session([train.StopAtStepHook(last_step=5)], m=m)
     assert step_of(m) == 5
-    m = run_session([train.StopAtStepHook(last_step=5)], m=m)
-    assert step_of(m) == 5
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"num_steps": -1}, {"num_steps": 0}, {"last_step": 3}, {"last_step": 1}])
+def test_stop_at_step_runs_one_step_when_already_there_as_tf(kwargs):
+    # TF 2.15 runs exactly one step in each case (stop decided in
+    # after_run; make_tf1_reference.py, stop_at_step).
+    m = run_session([train.StopAtStepHook(num_steps=3)])
+    m = run_session([train.StopAtStepHook(**kwargs)], m=m)
+    assert step_of(m) == 4
 
 
 @pytest.mark.parametrize("kwargs, message", [
     ({}, "One of num_steps or last_step"),
-    ({"num_steps": 1, "last_step": 1}, "Only one of"),
-    ({"num_steps": -1}, "num_steps must be >= 0")])
+    ({"num_steps": 1, "last_step": 1}, "Only one of")])
 def test_stop_at_step_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         train.StopAtStepHook(**kwargs)
@@ -377,3 +384,24 @@ def test_restoring_session_takes_over_the_saved_list(tmp_path):
     assert _checkpoints(tmp_path) == [2, 3]
     session(2)       # restores step 3, so pruning goes on from [2, 3]
     assert _checkpoints(tmp_path) == [4, 5]
+
+
+def test_checkpoint_saver_hook_logs_tf_lines(tmp_path, caplog):
+    # TF 2.15's INFO lines, in order (make_tf1_reference.py,
+    # checkpoint_log_lines).
+    path = os.path.join(str(tmp_path), "model.ckpt")
+    with caplog.at_level(logging.INFO, logger="kerasish.train"):
+        hook = train.CheckpointSaverHook(str(tmp_path), save_steps=2,
+                                         listeners=[Listener()])
+        run_session([hook, train.StopAtStepHook(last_step=3)])
+    lines = [r.getMessage() for r in caplog.records
+             if r.name == "kerasish.train" and r.levelno == logging.INFO]
+    expected = ["Create CheckpointSaverHook."]
+    for step in (0, 2, 3):
+        expected += [
+            f"Calling checkpoint listeners before saving checkpoint "
+            f"{step}...",
+            f"Saving checkpoints for {step} into {path}.",
+            f"Calling checkpoint listeners after saving checkpoint "
+            f"{step}..."]
+    assert [line for line in lines if "heckpoint" in line] == expected

@@ -250,7 +250,7 @@ def test_rerun_in_a_fresh_process_resumes_from_checkpoint_dir(tmp_path):
     assert run(3) == 3
     assert train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-3")
     assert run(5) == 5        # restored step 3, ran 2 more steps
-    assert run(5) == 5        # already there: no step runs
+    assert run(5) == 6        # already there: one step runs, as in TF
     assert os.path.exists(tmp_path / "graph.json")
 
 
@@ -278,3 +278,52 @@ def test_session_errors_take_tf_arguments():
         [2, 10, 11, 14]
     with pytest.raises(TypeError, match="node_def, op, message"):
         train.AbortedError(None, None, "x", "extra")
+
+
+class StepReader(train.SessionRunHook):
+    """Reads the global step as a TF1 hook does, at every hook call."""
+
+    def __init__(self):
+        self.seen = []
+
+    def begin(self):
+        self.step = train.get_global_step()
+        self.seen.append(("begin", int(self.step.numpy())))
+
+    def after_create_session(self, session, coord):
+        self.seen.append(("after_create_session",
+                          int(train.get_global_step().numpy()),
+                          int(self.step.numpy())))
+
+    def after_run(self, run_context, run_values):
+        self.seen.append(("after_run",
+                          int(train.get_or_create_global_step().numpy())))
+
+
+def test_tf1_global_step_idiom_reads_the_sessions_step(tmp_path,
+                                                        monkeypatch):
+    from kerasish.train import global_step
+    monkeypatch.setattr(global_step, "_DEFAULT", {})
+    # TF1's idiom: the step is created before the model is built.
+    standalone = train.get_or_create_global_step()
+    m = model()
+    for last_step, restored in [(2, 0), (3, 2)]:
+        reader = StepReader()
+        with train.MonitoredTrainingSession(
+                model=m if restored == 0 else model(), input=batches(5),
+                checkpoint_dir=str(tmp_path), save_checkpoint_steps=1,
+                hooks=[reader, train.StopAtStepHook(last_step=last_step)],
+                save_summaries_steps=None, log_step_count_steps=None) as s:
+            assert train.get_global_step() is s.model.optimizer._iterations
+            assert train.get_or_create_global_step() is \
+                s.model.optimizer._iterations
+            while not s.should_stop():
+                s.run()
+        # The restored session's hooks see the restored step, not 0.
+        assert reader.seen[0][0] == "begin"
+        assert reader.seen[1] == ("after_create_session", restored,
+                                  restored)
+        assert [e[1] for e in reader.seen[2:]] == list(
+            range(restored + 1, last_step + 1))
+    assert train.get_global_step() is standalone
+    assert int(standalone.numpy()) == 0
