@@ -1,0 +1,394 @@
+"""Generate tests/tf1_reference/*.json with real TensorFlow 2.15.1.
+
+The oracle of kerasish's TF1 side (`kerasish.train`, `kerasish.estimator`,
+`kerasish.feature_column`, candidate sampling): every scenario is run here
+on TensorFlow (`tf.compat.v1` hooks and sessions, `tf.estimator`, feature
+columns, `tf.nn` sampled losses) and written, with its inputs, to a small
+JSON file that tests/tf1_reference/ replays on kerasish. TensorFlow is never
+a dependency of kerasish or of its tests; run this by hand in a throwaway
+virtualenv:
+
+    python -m venv /tmp/tf215
+    /tmp/tf215/bin/pip install tensorflow-cpu==2.15.1 \\
+        tensorflow-estimator==2.15.0
+    /tmp/tf215/bin/python tools/gen_tf1_reference.py [hooks estimator ...]
+
+With no argument every fixture is regenerated. The scenarios are tiny
+(a 3-input linear model, a few batches) and fix every initial weight, so
+numbers agree to float32 tolerance. Temporary folders are written as
+`<dir>` in log lines.
+"""
+import json
+import logging
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import tensorflow as tf  # noqa: E402
+
+tf1 = tf.compat.v1
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))), "tests", "tf1_reference")
+
+
+def dump(name, content):
+    content = {"generated_by": "tools/gen_tf1_reference.py",
+               "tensorflow": tf.__version__, **content}
+    path = os.path.join(OUT, name + ".json")
+    with open(path, "w") as f:
+        json.dump(_plain(content), f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(f"wrote {path} ({os.path.getsize(path)} bytes)")
+
+
+def _plain(value):
+    """JSON-ready: numpy arrays as nested lists, numpy scalars as numbers."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "SO":
+            return _plain(value.tolist())
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class LogCapture(logging.Handler):
+    """TF's INFO/WARNING/ERROR lines, temporary folders as `<dir>`."""
+
+    def __init__(self, folder):
+        super().__init__(logging.INFO)
+        self.folder, self.lines = folder, []
+
+    def emit(self, record):
+        text = record.getMessage().replace(self.folder, "<dir>")
+        text = re.sub(re.escape(tempfile.gettempdir()) + r"/tmp\w+", "<dir>",
+                      text)
+        self.lines.append([record.levelname, text])
+
+    def __enter__(self):
+        logger = tf.get_logger()
+        logger.setLevel(logging.INFO)
+        logger.addHandler(self)
+        return self
+
+    def __exit__(self, *exc):
+        tf.get_logger().removeHandler(self)
+
+
+def checkpoint_steps(folder):
+    """Steps of the checkpoint files in `folder`, and of the index."""
+    files = sorted(int(m.group(1)) for m in (
+        re.match(r"model\.ckpt-(\d+)\.index$", f) for f in os.listdir(folder))
+        if m)
+    state = tf1.train.get_checkpoint_state(folder)
+    listed = [] if state is None else [
+        int(p.rsplit("-", 1)[1]) for p in state.all_model_checkpoint_paths]
+    return {"files": files, "index": listed}
+
+
+def event_tags(folder):
+    """`[tag, step, value]` of every scalar summary under `folder`."""
+    out = []
+    for root, _, names in os.walk(folder):
+        for name in sorted(names):
+            if "tfevents" not in name:
+                continue
+            for event in tf1.train.summary_iterator(os.path.join(root, name)):
+                for value in event.summary.value:
+                    out.append([value.tag, int(event.step),
+                                float(value.simple_value)])
+    return sorted(out, key=lambda e: (e[0], e[1]))
+
+
+# -- hooks and MonitoredTrainingSession -----------------------------------------
+
+RNG = np.random.default_rng(27)
+HOOK_X = RNG.uniform(-1, 1, (8, 4, 3)).astype(np.float32)
+HOOK_Y = (HOOK_X @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3
+          ).astype(np.float32)
+HOOK_W0 = np.array([[0.1], [0.2], [-0.1]], np.float32)
+HOOK_B0 = np.array([0.05], np.float32)
+HOOK_LR = 0.1
+# One thread runs the graph's ops in a fixed order, so a global step read
+# with the train op is always the value before the update (with more, it
+# sometimes is the value after: TF's own hooks then see racy steps).
+ONE_THREAD = tf1.ConfigProto(inter_op_parallelism_threads=1,
+                             intra_op_parallelism_threads=1)
+
+
+class Recorder(tf1.train.SessionRunHook):
+    """Every hook call, with the global step it sees after the step."""
+
+    def __init__(self, trace, global_step=None, weights=()):
+        self.trace, self.fetched = trace, []
+        self._step, self._weights = global_step, weights
+        self.final_weights = None
+
+    def begin(self):
+        if self._step is None:
+            self._step = tf1.train.get_global_step()
+        self.trace.append(["begin"])
+
+    def after_create_session(self, session, coord):
+        self.trace.append(["after_create_session",
+                           int(session.run(self._step))])
+
+    def before_run(self, run_context):
+        self.trace.append(["before_run"])
+        return tf1.train.SessionRunArgs(self._step)
+
+    def after_run(self, run_context, run_values):
+        # run_values.results is read before the update in TF's graph; the
+        # value after the step is what kerasish's hooks see.
+        self.fetched.append(int(run_values.results))
+        self.trace.append(["after_run",
+                           int(run_context.session.run(self._step))])
+
+    def end(self, session):
+        self.trace.append(["end", int(session.run(self._step))])
+        self.final_weights = [session.run(w) for w in self._weights]
+
+
+class Listener(tf1.train.CheckpointSaverListener):
+    def __init__(self, trace, stop_at=None):
+        self.trace, self.stop_at = trace, stop_at
+
+    def begin(self):
+        self.trace.append(["begin"])
+
+    def before_save(self, session, global_step_value):
+        self.trace.append(["before_save", int(global_step_value)])
+
+    def after_save(self, session, global_step_value):
+        self.trace.append(["after_save", int(global_step_value)])
+        return self.stop_at is not None and global_step_value >= self.stop_at
+
+    def end(self, session, global_step_value):
+        self.trace.append(["end", int(global_step_value)])
+
+
+def linear_graph(batches, nan_at=None, feed=False):
+    """The kerasish scenario's model in a TF graph: Dense(1), MSE, SGD.
+
+    Returns `((train_op, loss), weights, placeholders)`; the batches come from a
+    one-shot dataset (its end is an `OutOfRangeError`), or from feeds.
+    """
+    global_step = tf1.train.get_or_create_global_step()
+    if feed:
+        x = tf1.placeholder(tf.float32, (None, 3), name="x")
+        y = tf1.placeholder(tf.float32, (None, 1), name="y")
+    else:
+        xs, ys = batches
+        if nan_at is not None:
+            xs = xs.copy()
+            xs[nan_at, 0, 0] = np.nan
+        data = tf.data.Dataset.from_tensor_slices((xs, ys))
+        x, y = tf1.data.make_one_shot_iterator(data).get_next()
+    w = tf1.get_variable("dense/kernel", initializer=HOOK_W0)
+    b = tf1.get_variable("dense/bias", initializer=HOOK_B0)
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+    tf1.summary.scalar("loss", loss)
+    train_op = tf1.train.GradientDescentOptimizer(HOOK_LR).minimize(
+        loss, global_step=global_step)
+    return (train_op, loss), (w, b), (x, y)
+
+
+def run_session(make_hooks, checkpoint_dir=None, n_batches=8, nan_at=None,
+                feed=None, mts=True, **kwargs):
+    """One TF session over `n_batches` batches; everything it shows."""
+    folder = tempfile.mkdtemp()
+    checkpoint_dir = checkpoint_dir or folder
+    trace, result = [], {}
+    with tf.Graph().as_default(), LogCapture(checkpoint_dir) as logs:
+        (train_op, loss), weights, placeholders = linear_graph(
+            (HOOK_X[:n_batches], HOOK_Y[:n_batches]), nan_at,
+            feed=feed is not None)
+        recorder = Recorder(trace, weights=weights)
+        hooks = make_hooks(loss, placeholders)
+        runs, losses = 0, []
+        session = tf1.train.MonitoredTrainingSession(
+            checkpoint_dir=checkpoint_dir, hooks=[recorder] + hooks,
+            config=ONE_THREAD, **kwargs) if mts else \
+            tf1.train.MonitoredSession(
+                tf1.train.ChiefSessionCreator(config=ONE_THREAD),
+                hooks=[recorder] + hooks)
+        try:
+            with session as sess:
+                while not sess.should_stop():
+                    losses.append(float(sess.run([train_op, loss])[1]))
+                    runs += 1
+        except Exception as e:  # noqa: BLE001 - the error is the scenario
+            result["error"] = type(e).__name__
+    result.update({"trace": trace, "fetched_before_update": recorder.fetched,
+                   "runs": runs, "losses": losses, "logs": logs.lines})
+    if os.listdir(checkpoint_dir):
+        result["checkpoints"] = checkpoint_steps(checkpoint_dir)
+        result["events"] = event_tags(checkpoint_dir)
+    if recorder.final_weights is not None:
+        result["weights"] = recorder.final_weights
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def hooks_fixture():
+    s = {}
+    s["mts_hook_sequence"] = run_session(lambda loss, _: [
+        tf1.train.StopAtStepHook(last_step=5),
+        tf1.train.LoggingTensorHook(
+            {"loss": loss, "step": tf1.train.get_global_step()},
+            every_n_iter=2),
+        tf1.train.GlobalStepWaiterHook(wait_until_step=0)],
+        save_checkpoint_steps=2, save_summaries_steps=2,
+        log_step_count_steps=3)
+    s["monitored_session_input_runs_dry"] = run_session(
+        lambda loss, _: [], n_batches=3, mts=False)
+    # Restores: one folder, three sessions one after the other.
+    folder = tempfile.mkdtemp()
+    s["restore_first"] = run_session(
+        lambda loss, _: [tf1.train.StopAtStepHook(last_step=3)],
+        checkpoint_dir=folder, save_checkpoint_steps=100,
+        save_summaries_steps=None, log_step_count_steps=None)
+    s["restore_num_steps"] = run_session(
+        lambda loss, _: [tf1.train.StopAtStepHook(num_steps=2)],
+        checkpoint_dir=folder, save_checkpoint_steps=100,
+        save_summaries_steps=None, log_step_count_steps=None)
+    s["restore_past_last_step"] = run_session(
+        lambda loss, _: [tf1.train.StopAtStepHook(last_step=4)],
+        checkpoint_dir=folder, save_checkpoint_steps=100,
+        save_summaries_steps=None, log_step_count_steps=None)
+    s["restore_global_step_idiom"] = global_step_idiom(folder)
+    shutil.rmtree(folder)
+    s["stop_at_step_num_steps_minus_one"] = run_session(
+        lambda loss, _: [tf1.train.StopAtStepHook(num_steps=-1)],
+        save_checkpoint_secs=None, save_summaries_steps=None,
+        log_step_count_steps=None)
+    s["checkpoint_saver_secs"] = run_session(
+        lambda loss, _: [tf1.train.StopAtStepHook(last_step=4)],
+        save_checkpoint_secs=3600, save_summaries_steps=None,
+        log_step_count_steps=None)
+    s["checkpoint_saver_listeners"] = listener_session(None)
+    s["checkpoint_listener_requests_stop"] = listener_session(4)
+    s["nan_tensor_hook_stop"] = run_session(
+        lambda loss, _: [tf1.train.NanTensorHook(loss,
+                                                 fail_on_nan_loss=False)],
+        nan_at=2, mts=False)
+    s["nan_tensor_hook_raise"] = run_session(
+        lambda loss, _: [tf1.train.NanTensorHook(loss)], nan_at=2, mts=False)
+    s["logging_tensor_hook_at_end"] = run_session(
+        lambda loss, _: [
+            tf1.train.StopAtStepHook(last_step=3),
+            tf1.train.LoggingTensorHook({"loss": loss}, at_end=True)],
+        mts=False)
+    s["final_ops_hook"] = final_ops_session()
+    s["feed_fn_hook"] = run_session(lambda loss, ph: [
+        tf1.train.StopAtStepHook(last_step=3),
+        tf1.train.FeedFnHook(feeder(ph))], feed=True, mts=False)
+    s["summary_and_step_counter"] = run_session(
+        lambda loss, _: [tf1.train.StopAtStepHook(last_step=7)],
+        save_checkpoint_secs=None, save_summaries_steps=3,
+        log_step_count_steps=2)
+    s["profiler_hook"] = profiler_session()
+    dump("hooks", {"inputs": {"x": HOOK_X, "y": HOOK_Y, "kernel": HOOK_W0,
+                              "bias": HOOK_B0, "learning_rate": HOOK_LR},
+                   "scenarios": s})
+
+
+def feeder(placeholders):
+    """Feeds batch i of the inputs at the i-th step, in reverse order."""
+    x, y = placeholders
+    count = iter(range(7, -1, -1))
+
+    def feed_fn():
+        i = next(count)
+        return {x: HOOK_X[i], y: HOOK_Y[i]}
+    return feed_fn
+
+
+def listener_session(stop_at):
+    folder = tempfile.mkdtemp()
+    trace = []
+    result = run_session(lambda loss, _: [
+        tf1.train.StopAtStepHook(last_step=5),
+        tf1.train.CheckpointSaverHook(folder, save_steps=2, listeners=[
+            Listener(trace, stop_at)])], checkpoint_dir=folder, mts=False)
+    result["listener"] = trace
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def final_ops_session():
+    holder = {}
+
+    def make(loss, _):
+        w = tf1.trainable_variables()[0]
+        holder["hook"] = tf1.train.FinalOpsHook(
+            {"step": tf1.train.get_global_step(), "kernel": w})
+        return [tf1.train.StopAtStepHook(last_step=3), holder["hook"]]
+    result = run_session(make, mts=False)
+    result["final_ops_values"] = holder["hook"].final_ops_values
+    return result
+
+
+def profiler_session():
+    folder = tempfile.mkdtemp()
+    result = run_session(lambda loss, _: [
+        tf1.train.StopAtStepHook(last_step=6),
+        tf1.train.ProfilerHook(save_steps=2, output_dir=folder)], mts=False)
+    result["timelines"] = sorted(f for f in os.listdir(folder)
+                                 if f.startswith("timeline"))
+    shutil.rmtree(folder)
+    return result
+
+
+def global_step_idiom(folder):
+    """TF1's idiom: the step made before the model, read by a hook."""
+    trace = []
+    with tf.Graph().as_default():
+        step = tf1.train.get_or_create_global_step()
+        (train_op, _), _, _ = linear_graph((HOOK_X, HOOK_Y))
+        seen = []
+
+        class Seen(tf1.train.SessionRunHook):
+            def after_create_session(self, session, coord):
+                seen.append(["after_create_session",
+                             int(session.run(step)),
+                             int(session.run(tf1.train.get_global_step()))])
+
+            def after_run(self, run_context, run_values):
+                seen.append(["after_run", int(run_context.session.run(
+                    tf1.train.get_or_create_global_step()))])
+
+        with tf1.train.MonitoredTrainingSession(
+                checkpoint_dir=folder, hooks=[
+                    Seen(), Recorder(trace, step),
+                    tf1.train.StopAtStepHook(num_steps=1)],
+                save_checkpoint_secs=None, save_summaries_steps=None,
+                log_step_count_steps=None, config=ONE_THREAD) as sess:
+            while not sess.should_stop():
+                sess.run(train_op)
+    return {"seen": seen, "trace": trace}
+
+
+FIXTURES = {"hooks": hooks_fixture}
+
+
+def main(argv):
+    names = argv or list(FIXTURES)
+    tf1.disable_eager_execution()
+    for name in names:
+        FIXTURES[name]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
