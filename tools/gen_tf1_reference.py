@@ -380,7 +380,147 @@ def global_step_idiom(folder):
     return {"seen": seen, "trace": trace}
 
 
-FIXTURES = {"hooks": hooks_fixture}
+# -- candidate sampling -----------------------------------------------------------
+
+CS_RNG = np.random.default_rng(2715)
+CS_WEIGHTS = CS_RNG.normal(0, 0.5, (10, 3)).astype(np.float32)
+CS_BIASES = CS_RNG.normal(0, 0.1, (10,)).astype(np.float32)
+CS_INPUTS = CS_RNG.normal(0, 1, (4, 3)).astype(np.float32)
+CS_LABELS = {1: np.array([[5], [0], [3], [9]], np.int64),
+             2: np.array([[5, 1], [0, 2], [3, 8], [9, 4]], np.int64)}
+# Candidate 5 is a true class of the first example: an accidental hit.
+CS_SAMPLED = np.array([1, 5, 7, 2, 6], np.int64)
+CS_SAMPLED_EXPECTED = np.array([0.9, 0.5, 0.25, 0.8, 0.3], np.float32)
+CS_TRUE_EXPECTED = {1: np.array([[0.5], [1.2], [0.7], [0.2]], np.float32),
+                    2: np.array([[0.5, 0.9], [1.2, 0.8], [0.7, 0.1],
+                                 [0.2, 0.6]], np.float32)}
+# Each example's loss weighted differently, so input gradients differ.
+CS_LOSS_WEIGHTS = np.array([1.0, -0.5, 2.0, 0.25], np.float32)
+
+
+def _shards(strategy):
+    """Three shards of CS_WEIGHTS/biases as `tf.nn` reads them."""
+    ids = np.arange(10)
+    if strategy == "mod":
+        parts = [ids[ids % 3 == i] for i in range(3)]
+    else:
+        parts = [ids[:4], ids[4:7], ids[7:]]
+    return [CS_WEIGHTS[p] for p in parts]
+
+
+def sampled_loss_case(loss, num_true, remove_accidental_hits, inputs=None,
+                      shards=None, partition_strategy="mod",
+                      zero_logits=False):
+    """One loss; `zero_logits`: zero inputs and biases and expected counts
+    of 1 make every logit exactly 0 (the kink of sigmoid cross-entropy)."""
+    inputs = CS_INPUTS if inputs is None else inputs
+    true_expected, sampled_expected = CS_TRUE_EXPECTED[num_true], \
+        CS_SAMPLED_EXPECTED
+    biases_value = CS_BIASES
+    if zero_logits:
+        inputs = np.zeros_like(CS_INPUTS)
+        biases_value = np.zeros_like(CS_BIASES)
+        true_expected = np.ones_like(true_expected)
+        sampled_expected = np.ones_like(sampled_expected)
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        if shards is None:
+            weights = [tf.constant(CS_WEIGHTS)]
+            arg = weights[0]
+        else:
+            weights = [tf.constant(w) for w in _shards(shards)]
+            arg = weights
+        biases = tf.constant(biases_value)
+        x = tf.constant(inputs)
+        fn = tf1.nn.sampled_softmax_loss if loss == "sampled_softmax" \
+            else tf1.nn.nce_loss
+        out = fn(arg, biases, CS_LABELS[num_true], x, num_sampled=5,
+                 num_classes=10, num_true=num_true,
+                 sampled_values=(CS_SAMPLED, true_expected,
+                                 sampled_expected),
+                 remove_accidental_hits=remove_accidental_hits,
+                 partition_strategy=partition_strategy)
+        total = tf.reduce_sum(out * CS_LOSS_WEIGHTS)
+        grads = tf.gradients(total, weights + [biases, x])
+        grads = [tf.convert_to_tensor(g) for g in grads]
+        values = sess.run([out] + grads)
+    return {"loss": loss, "num_true": num_true,
+            "remove_accidental_hits": remove_accidental_hits,
+            "zero_inputs": inputs is not CS_INPUTS and not zero_logits,
+            "zero_logits": zero_logits, "shards": shards,
+            "partition_strategy": partition_strategy,
+            "losses": values[0], "grad_weights": values[1:-2],
+            "grad_biases": values[-2], "grad_inputs": values[-1]}
+
+
+def sampler_case(name, **kwargs):
+    """Expected counts of every id (all ids as the true classes), plus
+    one draw, of a sampler with `unique=False` (deterministic counts)."""
+    range_max = kwargs["range_max"]
+    every_id = np.arange(range_max, dtype=np.int64)[None, :]
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        fn = getattr(tf.random, name)
+        out = fn(true_classes=every_id, num_true=range_max, num_sampled=40,
+                 unique=False, seed=3, **kwargs)
+        sampled, true_expected, sampled_expected = sess.run(out)
+    args = {k: v for k, v in kwargs.items()}
+    return {"sampler": name, "kwargs": args, "num_sampled": 40,
+            "expected_count": true_expected[0], "sampled": sampled,
+            "sampled_expected": sampled_expected}
+
+
+VOCAB_COUNTS = "the,12\nof,7\nand,5\nto,3\na,2\nin,2\nis,1\nit,1\n"
+
+
+def candidate_sampling_fixture():
+    cases = []
+    for loss in ["sampled_softmax", "nce"]:
+        for num_true in [1, 2]:
+            for hits in [True, False]:
+                cases.append(sampled_loss_case(loss, num_true, hits))
+        cases.append(sampled_loss_case(loss, 1, False,
+                                       inputs=np.zeros_like(CS_INPUTS)))
+        cases.append(sampled_loss_case(loss, 1, False, zero_logits=True))
+        for strategy in ["mod", "div"]:
+            cases.append(sampled_loss_case(loss, 1, loss != "nce",
+                                           shards=strategy,
+                                           partition_strategy=strategy))
+    folder = tempfile.mkdtemp()
+    vocab = os.path.join(folder, "vocab.txt")
+    with open(vocab, "w") as f:
+        f.write(VOCAB_COUNTS)
+    unigrams = [5.0, 1.0, 0.0, 3.0, 2.0, 8.0, 1.0, 4.0]
+    samplers = [
+        sampler_case("uniform_candidate_sampler", range_max=7),
+        sampler_case("log_uniform_candidate_sampler", range_max=9),
+        sampler_case("fixed_unigram_candidate_sampler", range_max=8,
+                     unigrams=unigrams),
+        sampler_case("fixed_unigram_candidate_sampler", range_max=8,
+                     unigrams=unigrams, distortion=0.5),
+        sampler_case("fixed_unigram_candidate_sampler", range_max=8,
+                     unigrams=unigrams[:6], num_reserved_ids=2),
+        # A shard's range is its own ids (1, 4, 7 of the 8), renumbered.
+        sampler_case("fixed_unigram_candidate_sampler", range_max=3,
+                     unigrams=unigrams, num_shards=3, shard=1),
+        sampler_case("fixed_unigram_candidate_sampler", range_max=8,
+                     vocab_file=vocab, distortion=0.75),
+    ]
+    for case in samplers:
+        if case["kwargs"].get("vocab_file"):
+            case["kwargs"]["vocab_file"] = "<vocab_file>"
+    shutil.rmtree(folder)
+    dump("candidate_sampling", {
+        "inputs": {"weights": CS_WEIGHTS, "biases": CS_BIASES,
+                   "inputs": CS_INPUTS, "labels": CS_LABELS,
+                   "sampled": CS_SAMPLED,
+                   "sampled_expected": CS_SAMPLED_EXPECTED,
+                   "true_expected": CS_TRUE_EXPECTED,
+                   "loss_weights": CS_LOSS_WEIGHTS,
+                   "vocab_file": VOCAB_COUNTS},
+        "losses": cases, "samplers": samplers})
+
+
+FIXTURES = {"hooks": hooks_fixture,
+            "candidate_sampling": candidate_sampling_fixture}
 
 
 def main(argv):
