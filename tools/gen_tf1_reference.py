@@ -31,6 +31,11 @@ import numpy as np
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+# The column specs are built by the same code on both sides.
+from tests.tf1_reference.columns import build_column  # noqa: E402
+
 tf1 = tf.compat.v1
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))), "tests", "tf1_reference")
@@ -519,8 +524,218 @@ def candidate_sampling_fixture():
         "losses": cases, "samplers": samplers})
 
 
+# -- feature columns --------------------------------------------------------------
+
+FC_FEATURES = {
+    "age": np.array([[17.0], [25.0], [40.5], [70.0]], np.float32),
+    "pair": np.array([[1.0, -2.0], [0.5, 0.0], [3.0, 1.5], [-1.0, 2.0]],
+                     np.float32),
+    # "" is a missing value; "purple" is out of the vocabulary.
+    "color": np.array(["red", "green", "", "purple"]),
+    "city": np.array(["paris", "tokyo", "lima", "oslo"]),
+    "zip": np.array([75001, 100, 15001, -1], np.int64),
+    "id": np.array([0, 3, -1, 2], np.int64),
+    "word": np.array(["b", "zzz", "a", "c"]),
+    # Multivalent: "" pads.
+    "tags": np.array([["x", "y", ""], ["z", "", ""], ["", "", ""],
+                      ["y", "y", "w"]]),
+    "tag_ids": np.array([[0, 2, -1], [1, -1, -1], [3, 3, -1], [-1, -1, -1]],
+                        np.int64),
+    "tag_w": np.array([[0.5, 2.0, 0.0], [1.5, 0.0, 0.0], [1.0, 3.0, 0.0],
+                       [0.0, 0.0, 0.0]], np.float32),
+    "other_tags": np.array([["w", "", ""], ["x", "z", ""], ["y", "", ""],
+                            ["", "", ""]]),
+}
+FC_VOCAB_FILE = "a\nb\nc\n"
+
+
+def _table(rows, dim, offset=0.0):
+    return (np.arange(rows * dim, dtype=np.float32).reshape(rows, dim) / 10.0
+            - 0.7 + offset).round(3)
+
+
+COLOR = {"type": "vocab_list", "key": "color",
+         "vocabulary_list": ["red", "green", "blue"], "num_oov_buckets": 2}
+TAGS = {"type": "vocab_list", "key": "tags",
+        "vocabulary_list": ["w", "x", "y", "z"]}
+AGE_BUCKETS = {"type": "bucketized",
+               "source": {"type": "numeric", "key": "age"},
+               "boundaries": [18.0, 25.0, 35.0, 50.0]}
+WEIGHTED = {"type": "weighted", "weight_feature_key": "tag_w",
+            "categorical": {"type": "identity", "key": "tag_ids",
+                            "num_buckets": 4}}
+FC_COLUMNS = {
+    "numeric": {"type": "numeric", "key": "age"},
+    "numeric_shape_2": {"type": "numeric", "key": "pair", "shape": [2]},
+    "bucketized": AGE_BUCKETS,
+    "bucketized_2d": {"type": "bucketized", "boundaries": [0.0, 1.0],
+                      "source": {"type": "numeric", "key": "pair",
+                                 "shape": [2]}},
+    "indicator_vocab_oov_buckets": {"type": "indicator", "categorical": COLOR},
+    "indicator_vocab_default_value": {"type": "indicator", "categorical": {
+        "type": "vocab_list", "key": "color", "default_value": 1,
+        "vocabulary_list": ["red", "green", "blue"]}},
+    "indicator_vocab_oov_dropped": {"type": "indicator", "categorical": {
+        "type": "vocab_list", "key": "color",
+        "vocabulary_list": ["red", "green", "blue"]}},
+    "indicator_vocab_file": {"type": "indicator", "categorical": {
+        "type": "vocab_file", "key": "word", "vocabulary_size": 3,
+        "num_oov_buckets": 1}},
+    "indicator_identity": {"type": "indicator", "categorical": {
+        "type": "identity", "key": "id", "num_buckets": 4}},
+    "indicator_hash": {"type": "indicator", "categorical": {
+        "type": "hash", "key": "city", "hash_bucket_size": 7}},
+    "indicator_hash_int": {"type": "indicator", "categorical": {
+        "type": "hash", "key": "zip", "hash_bucket_size": 5,
+        "dtype": "int64"}},
+    "indicator_crossed": {"type": "indicator", "categorical": {
+        "type": "crossed", "keys": ["city", AGE_BUCKETS],
+        "hash_bucket_size": 11}},
+    # TF crosses categorical columns before raw features, whatever the
+    # order of the keys: this one crosses like the one above.
+    "indicator_crossed_columns_first": {"type": "indicator", "categorical": {
+        "type": "crossed", "keys": [AGE_BUCKETS, "city"],
+        "hash_bucket_size": 11}},
+    "indicator_crossed_missing_string": {"type": "indicator", "categorical": {
+        "type": "crossed", "keys": ["color", "city"],
+        "hash_bucket_size": 13}},
+    "indicator_crossed_oov_id": {"type": "indicator", "categorical": {
+        "type": "crossed", "hash_bucket_size": 13, "keys": [{
+            "type": "vocab_list", "key": "color",
+            "vocabulary_list": ["red", "green", "blue"]}, "city"]}},
+    "indicator_multivalent": {"type": "indicator", "categorical": TAGS},
+    "indicator_weighted": {"type": "indicator", "categorical": WEIGHTED},
+}
+for _combiner in ["mean", "sum", "sqrtn"]:
+    FC_COLUMNS[f"embedding_{_combiner}"] = {
+        "type": "embedding", "categorical": TAGS, "dimension": 2,
+        "combiner": _combiner, "table": _table(4, 2)}
+    FC_COLUMNS[f"embedding_weighted_{_combiner}"] = {
+        "type": "embedding", "categorical": WEIGHTED, "dimension": 3,
+        "combiner": _combiner, "table": _table(4, 3)}
+FC_COLUMNS["embedding_single_value"] = {
+    "type": "embedding", "categorical": COLOR, "dimension": 2,
+    "combiner": "mean", "table": _table(5, 2)}
+FC_COLUMNS["embedding_max_norm"] = {
+    "type": "embedding", "categorical": TAGS, "dimension": 2,
+    "combiner": "sum", "table": _table(4, 2, offset=0.3), "max_norm": 0.5}
+FC_SHARED = {"type": "shared", "dimension": 2, "combiner": "sqrtn",
+             "table": _table(4, 2, offset=0.1),
+             "categoricals": [TAGS, dict(TAGS, key="other_tags")]}
+FC_LINEAR_COLUMNS = ["numeric", "numeric_shape_2", "bucketized",
+                     "indicator_vocab_oov_buckets", "indicator_identity",
+                     "indicator_crossed_columns_first",
+                     "indicator_multivalent",
+                     "indicator_weighted"]
+
+
+def _tf_features():
+    return {k: tf.constant(v) for k, v in FC_FEATURES.items()}
+
+
+def _tf_fc_module():
+    """tf.feature_column with hash dtypes as TF spells them."""
+    class FC:
+        def __getattr__(self, name):
+            return getattr(tf.feature_column, name)
+
+        @staticmethod
+        def categorical_column_with_hash_bucket(key, size, dtype):
+            return tf.feature_column.categorical_column_with_hash_bucket(
+                key, size, dtype=tf.as_dtype(dtype))
+    return FC()
+
+
+def feature_columns_fixture():
+    folder = tempfile.mkdtemp()
+    vocab = os.path.join(folder, "vocab.txt")
+    with open(vocab, "w") as f:
+        f.write(FC_VOCAB_FILE)
+    fc = _tf_fc_module()
+    outputs = {}
+    for name, spec in FC_COLUMNS.items():
+        with tf.Graph().as_default(), tf1.Session() as sess:
+            column = build_column(spec, fc, tf.constant_initializer, vocab)
+            out = tf1.feature_column.input_layer(_tf_features(), [column])
+            sess.run(tf1.global_variables_initializer())
+            sess.run(tf1.tables_initializer())
+            outputs[name] = {"spec": spec, "output": sess.run(out)}
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        # One case per column name (input_layer's order is by name).
+        columns, names, seen = [], [], set()
+        for n in sorted(FC_COLUMNS):
+            column = build_column(FC_COLUMNS[n], fc, tf.constant_initializer,
+                                  vocab)
+            if column.name not in seen:
+                seen.add(column.name)
+                columns.append(column)
+                names.append(n)
+        out = tf1.feature_column.input_layer(_tf_features(), columns)
+        sess.run(tf1.global_variables_initializer())
+        sess.run(tf1.tables_initializer())
+        together = {"cases": names, "column_names": [c.name for c in columns],
+                    "output": sess.run(out)}
+    shared = shared_embedding_case(vocab)
+    linear = [linear_model_case(vocab, combiner, units)
+              for combiner, units in [("sum", 1), ("mean", 2),
+                                      ("sqrtn", 1)]]
+    shutil.rmtree(folder)
+    dump("feature_columns", {"features": {
+        k: {"dtype": str(v.dtype) if v.dtype.kind != "U" else "string",
+            "value": v} for k, v in FC_FEATURES.items()},
+        "vocab_file": FC_VOCAB_FILE, "columns": outputs,
+        "input_layer_all_columns": together, "shared_embedding": shared,
+        "linear_model": linear})
+
+
+def shared_embedding_case(vocab):
+    fc = _tf_fc_module()
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        cats = [build_column(c, fc, None, vocab)
+                for c in FC_SHARED["categoricals"]]
+        columns = tf1.feature_column.shared_embedding_columns(
+            cats, FC_SHARED["dimension"], combiner=FC_SHARED["combiner"],
+            initializer=tf.constant_initializer(FC_SHARED["table"]))
+        out = tf1.feature_column.input_layer(_tf_features(), columns)
+        sess.run(tf1.global_variables_initializer())
+        sess.run(tf1.tables_initializer())
+        return {"spec": FC_SHARED, "names": [c.name for c in columns],
+                "variables": [v.name for v in tf1.global_variables()],
+                "output": sess.run(out)}
+
+
+def linear_model_case(vocab, sparse_combiner, units):
+    """`linear_model` with every weight set by `linear_weight`."""
+    fc = _tf_fc_module()
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        columns = [build_column(FC_COLUMNS[n]["categorical"] if
+                                FC_COLUMNS[n]["type"] == "indicator" else
+                                FC_COLUMNS[n], fc, None, vocab)
+                   for n in FC_LINEAR_COLUMNS]
+        out = tf1.feature_column.linear_model(
+            _tf_features(), columns, units=units,
+            sparse_combiner=sparse_combiner)
+        sess.run(tf1.global_variables_initializer())
+        sess.run(tf1.tables_initializer())
+        weights = {}
+        for v in tf1.global_variables():
+            value = linear_weight(v.shape.as_list())
+            v.load(value, sess)
+            weights[v.name.split(":")[0]] = value
+        return {"columns": FC_LINEAR_COLUMNS, "units": units,
+                "sparse_combiner": sparse_combiner, "weights": weights,
+                "output": sess.run(out)}
+
+
+def linear_weight(shape):
+    size = int(np.prod(shape))
+    return (np.linspace(-1.0, 1.5, size, dtype=np.float32) ** 2 - 0.4
+            ).reshape(shape).round(4)
+
+
 FIXTURES = {"hooks": hooks_fixture,
-            "candidate_sampling": candidate_sampling_fixture}
+            "candidate_sampling": candidate_sampling_fixture,
+            "feature_columns": feature_columns_fixture}
 
 
 def main(argv):
