@@ -733,7 +733,162 @@ def linear_weight(shape):
             ).reshape(shape).round(4)
 
 
+# -- canned estimators ------------------------------------------------------------
+
+EST_RNG = np.random.default_rng(15)
+EST_X = EST_RNG.normal(0, 1, (8, 2)).astype(np.float32)
+EST_C = np.array(["a", "b", "c", "a", "b", "c", "a", "b"])
+EST_LABELS = {
+    "binary": np.array([[0], [1], [1], [0], [1], [0], [1], [1]], np.int64),
+    "multiclass": np.array([[0], [2], [1], [0], [2], [1], [1], [2]],
+                           np.int64),
+    "vocabulary": np.array([["no"], ["yes"], ["yes"], ["no"], ["yes"],
+                            ["no"], ["yes"], ["yes"]]),
+    "regression": (EST_X @ np.array([[1.5], [-0.5]], np.float32) + 0.25
+                   ).astype(np.float32),
+    "regression_2d": np.concatenate(
+        [EST_X @ np.array([[1.5], [-0.5]], np.float32),
+         EST_X[:, :1] * 2.0 - 1.0], axis=1).astype(np.float32),
+}
+# Columns as specs (tests/tf1_reference/columns.py builds them).
+EST_NUMERIC = {"type": "numeric", "key": "x", "shape": [2]}
+EST_VOCAB = {"type": "vocab_list", "key": "c",
+             "vocabulary_list": ["a", "b", "c"]}
+EST_EMBEDDING = {"type": "embedding", "categorical": EST_VOCAB,
+                 "dimension": 2, "combiner": "mean",
+                 "table": np.zeros((3, 2), np.float32)}
+LINEAR = [EST_NUMERIC, EST_VOCAB]
+DNN = [EST_NUMERIC, EST_EMBEDDING]
+EST_STEPS = 6
+EST_CASES = {
+    "LinearClassifier": ("LinearClassifier", "binary",
+                         {"feature_columns": LINEAR}),
+    "LinearClassifier_n_classes_3": (
+        "LinearClassifier", "multiclass",
+        {"feature_columns": LINEAR, "n_classes": 3}),
+    "LinearClassifier_label_vocabulary": (
+        "LinearClassifier", "vocabulary",
+        {"feature_columns": LINEAR, "label_vocabulary": ["no", "yes"]}),
+    "LinearRegressor": ("LinearRegressor", "regression",
+                        {"feature_columns": LINEAR}),
+    "LinearRegressor_label_dimension_2": (
+        "LinearRegressor", "regression_2d",
+        {"feature_columns": LINEAR, "label_dimension": 2}),
+    "DNNClassifier": ("DNNClassifier", "binary",
+                      {"feature_columns": DNN, "hidden_units": [3]}),
+    "DNNClassifier_n_classes_3": (
+        "DNNClassifier", "multiclass",
+        {"feature_columns": DNN, "hidden_units": [3, 2], "n_classes": 3}),
+    "DNNRegressor": ("DNNRegressor", "regression",
+                     {"feature_columns": DNN, "hidden_units": [3]}),
+    "DNNLinearCombinedClassifier": (
+        "DNNLinearCombinedClassifier", "binary",
+        {"linear_feature_columns": LINEAR, "dnn_feature_columns": DNN,
+         "dnn_hidden_units": [3]}),
+    "DNNLinearCombinedRegressor": (
+        "DNNLinearCombinedRegressor", "regression",
+        {"linear_feature_columns": LINEAR, "dnn_feature_columns": DNN,
+         "dnn_hidden_units": [3]}),
+    "BaselineClassifier": ("BaselineClassifier", "binary", {}),
+    "BaselineClassifier_n_classes_3": ("BaselineClassifier", "multiclass",
+                                       {"n_classes": 3}),
+    "BaselineRegressor": ("BaselineRegressor", "regression", {}),
+}
+
+
+def _estimator_args(kwargs, vocab_file=None):
+    fc = _tf_fc_module()
+    out = {}
+    for name, value in kwargs.items():
+        if name.endswith("feature_columns"):
+            value = [build_column(spec, fc, tf.constant_initializer, None)
+                     for spec in value]
+        out[name] = value
+    return out
+
+
+def _est_input(labels, features, epochs=None):
+    def input_fn():
+        data = tf.data.Dataset.from_tensor_slices((features, labels))
+        data = data.batch(4)
+        return data.repeat() if epochs is None else data
+    return input_fn
+
+
+def _start_values(names):
+    """Fixed initial values of the trainable variables (not zeros: the
+    hidden units must differ)."""
+    values = {}
+    for i, (name, shape) in enumerate(sorted(names.items())):
+        size = int(np.prod(shape)) if shape else 1
+        grid = np.linspace(-0.6, 0.8, size, dtype=np.float32)
+        values[name] = (np.sin(grid * (3 + i)) * 0.5).reshape(shape).round(4)
+    return values
+
+
+def _write_tf_checkpoint(values, prefix):
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        variables = [tf1.Variable(v, name=n) for n, v in values.items()]
+        sess.run(tf1.variables_initializer(variables))
+        tf1.train.Saver(variables).save(sess, prefix)
+
+
+def estimator_case(class_name, label_kind, kwargs):
+    labels = EST_LABELS[label_kind]
+    baseline = class_name.startswith("Baseline")
+    # TF's baseline reads its batch size from a numeric feature only.
+    features = {"x": EST_X} if baseline else {"x": EST_X, "c": EST_C}
+    cls = getattr(tf.estimator, class_name)
+    probe_dir, model_dir, start = (tempfile.mkdtemp() for _ in range(3))
+    args = _estimator_args(kwargs)
+    start_values = None
+    warm = None
+    if not class_name.startswith(("Linear", "Baseline")):
+        # Find the trainable variables, then warm-start them all from
+        # fixed values (linear and baseline models start at zero in both).
+        probe = cls(model_dir=probe_dir, **args)
+        probe.train(_est_input(labels, features), steps=1)
+        with tf.Graph().as_default():
+            probe_names = set(probe.get_variable_names())
+        trainable = {n: probe.get_variable_value(n).shape for n in
+                     probe_names if not n.startswith("training/")
+                     and n != "global_step"}
+        start_values = _start_values(trainable)
+        _write_tf_checkpoint(start_values, os.path.join(start, "start"))
+        warm = tf.estimator.WarmStartSettings(os.path.join(start, "start"),
+                                              vars_to_warm_start=".*")
+    if warm is not None:
+        args["warm_start_from"] = warm
+    est = cls(model_dir=model_dir, **args)
+    est.train(_est_input(labels, features), steps=EST_STEPS)
+    names = est.get_variable_names()
+    model_names = [n for n in names if not n.startswith("training/")]
+    evaluation = est.evaluate(_est_input(labels, features, epochs=1))
+    predictions = list(est.predict(_est_input(labels, features, epochs=1)))
+    result = {
+        "class": class_name, "labels": label_kind, "kwargs": kwargs,
+        "steps": EST_STEPS, "start_values": start_values,
+        "variable_names": names,
+        "weights": {n: est.get_variable_value(n) for n in model_names
+                    if n != "global_step"},
+        "evaluate": {k: v for k, v in evaluation.items()},
+        "predict": [{k: v for k, v in p.items()} for p in predictions],
+        "checkpoints": checkpoint_steps(model_dir)}
+    for folder in (probe_dir, model_dir, start):
+        shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def estimators_fixture():
+    cases = {name: estimator_case(*args) for name, args in EST_CASES.items()}
+    dump("estimators", {"inputs": {"x": EST_X, "c": EST_C,
+                                   "labels": EST_LABELS,
+                                   "batch_size": 4},
+                        "cases": cases})
+
+
 FIXTURES = {"hooks": hooks_fixture,
+            "estimators": estimators_fixture,
             "candidate_sampling": candidate_sampling_fixture,
             "feature_columns": feature_columns_fixture}
 
