@@ -76,6 +76,8 @@ class LogCapture(logging.Handler):
         self.folder, self.lines = folder, []
 
     def emit(self, record):
+        if "is deprecated and will be removed" in record.getMessage():
+            return
         text = record.getMessage().replace(self.folder, "<dir>")
         text = re.sub(re.escape(tempfile.gettempdir()) + r"/tmp\w+", "<dir>",
                       text)
@@ -116,7 +118,7 @@ def event_tags(folder):
     return sorted(out, key=lambda e: (e[0], e[1]))
 
 
-# -- hooks and MonitoredTrainingSession -----------------------------------------
+# -- hooks and MonitoredTrainingSession ---------------------------------------
 
 RNG = np.random.default_rng(27)
 HOOK_X = RNG.uniform(-1, 1, (8, 4, 3)).astype(np.float32)
@@ -186,8 +188,8 @@ class Listener(tf1.train.CheckpointSaverListener):
 def linear_graph(batches, nan_at=None, feed=False):
     """The kerasish scenario's model in a TF graph: Dense(1), MSE, SGD.
 
-    Returns `((train_op, loss), weights, placeholders)`; the batches come from a
-    one-shot dataset (its end is an `OutOfRangeError`), or from feeds.
+    Returns `((train_op, loss), weights, placeholders)`; the batches come
+    from a one-shot dataset (its end is an `OutOfRangeError`), or from feeds.
     """
     global_step = tf1.train.get_or_create_global_step()
     if feed:
@@ -385,7 +387,7 @@ def global_step_idiom(folder):
     return {"seen": seen, "trace": trace}
 
 
-# -- candidate sampling -----------------------------------------------------------
+# -- candidate sampling -------------------------------------------------------
 
 CS_RNG = np.random.default_rng(2715)
 CS_WEIGHTS = CS_RNG.normal(0, 0.5, (10, 3)).astype(np.float32)
@@ -524,7 +526,7 @@ def candidate_sampling_fixture():
         "losses": cases, "samplers": samplers})
 
 
-# -- feature columns --------------------------------------------------------------
+# -- feature columns ----------------------------------------------------------
 
 FC_FEATURES = {
     "age": np.array([[17.0], [25.0], [40.5], [70.0]], np.float32),
@@ -733,7 +735,7 @@ def linear_weight(shape):
             ).reshape(shape).round(4)
 
 
-# -- canned estimators ------------------------------------------------------------
+# -- canned estimators --------------------------------------------------------
 
 EST_RNG = np.random.default_rng(15)
 EST_X = EST_RNG.normal(0, 1, (8, 2)).astype(np.float32)
@@ -887,7 +889,111 @@ def estimators_fixture():
                         "cases": cases})
 
 
+# -- a custom Estimator: train/evaluate/predict, hooks, train_and_evaluate ----
+
+CE_X = HOOK_X.reshape(-1, 3)[:8]
+CE_Y = HOOK_Y.reshape(-1, 1)[:8]
+
+
+def custom_model_fn(features, labels, mode):
+    """The hooks scenario's linear model as a `model_fn`."""
+    w = tf1.get_variable("dense/kernel", initializer=HOOK_W0)
+    b = tf1.get_variable("dense/bias", initializer=HOOK_B0)
+    y = tf.matmul(features["x"], w) + b
+    predictions = {"y": y, "double": 2.0 * y}
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions=predictions)
+    loss = tf.reduce_mean(tf.square(y - labels))
+    train_op = None
+    if mode == tf.estimator.ModeKeys.TRAIN:
+        train_op = tf1.train.GradientDescentOptimizer(HOOK_LR).minimize(
+            loss, global_step=tf1.train.get_global_step())
+    metrics = {"mae": tf1.metrics.mean_absolute_error(labels, y)}
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op,
+                                      eval_metric_ops=metrics,
+                                      predictions=predictions)
+
+
+def _ce_input(epochs=None, with_labels=True):
+    def input_fn():
+        data = tf.data.Dataset.from_tensor_slices(
+            ({"x": CE_X}, CE_Y) if with_labels else {"x": CE_X}).batch(4)
+        return data.repeat() if epochs is None else data.repeat(epochs)
+    return input_fn
+
+
+def _ce_estimator(model_dir, **config):
+    config = tf.estimator.RunConfig(model_dir=model_dir,
+                                    session_config=ONE_THREAD, **config)
+    return tf.estimator.Estimator(custom_model_fn, config=config)
+
+
+def custom_estimator_fixture():
+    s = {}
+    folder = tempfile.mkdtemp()
+    trace, result = [], {}
+    with LogCapture(folder) as logs:
+        est = _ce_estimator(folder, save_checkpoints_steps=2,
+                            log_step_count_steps=2)
+        recorder = Recorder(trace, weights=())
+        est.train(_ce_input(), steps=3, hooks=[recorder])
+        result["steps_3"] = {"trace": list(trace), "logs": list(logs.lines),
+                             "checkpoints": checkpoint_steps(folder)}
+        del trace[:], logs.lines[:]
+        est.train(_ce_input(), max_steps=5)
+        result["max_steps_5"] = {"logs": list(logs.lines),
+                                 "checkpoints": checkpoint_steps(folder)}
+        del logs.lines[:]
+        est.train(_ce_input(), max_steps=4)
+        result["max_steps_4_again"] = {"logs": list(logs.lines),
+                                       "checkpoints": checkpoint_steps(folder)}
+        del logs.lines[:]
+        result["evaluate"] = est.evaluate(_ce_input(epochs=1))
+        result["evaluate_steps_1_named"] = est.evaluate(
+            _ce_input(epochs=1), steps=1, name="one")
+        result["evaluate_logs"] = list(logs.lines)
+        result["eval_dirs"] = sorted(f for f in os.listdir(folder)
+                                     if f.startswith("eval"))
+        result["eval_events"] = {d: event_tags(os.path.join(folder, d))
+                                 for d in result["eval_dirs"]}
+        result["predict"] = list(est.predict(_ce_input(epochs=1,
+                                                       with_labels=False)))
+        result["predict_keys_y"] = list(est.predict(
+            _ce_input(epochs=1, with_labels=False), predict_keys=["y"]))
+        result["predict_batches"] = list(est.predict(
+            _ce_input(epochs=1, with_labels=False),
+            yield_single_examples=False))
+        result["variable_names"] = est.get_variable_names()
+        result["weights"] = {n: est.get_variable_value(n) for n in
+                             ["dense/kernel", "dense/bias"]}
+    s["train_evaluate_predict"] = result
+    shutil.rmtree(folder)
+    s["train_and_evaluate_throttle_0"] = train_and_evaluate_case()
+    dump("custom_estimator", {"inputs": {
+        "x": CE_X, "y": CE_Y, "kernel": HOOK_W0, "bias": HOOK_B0,
+        "learning_rate": HOOK_LR, "batch_size": 4}, "scenarios": s})
+
+
+def train_and_evaluate_case():
+    folder = tempfile.mkdtemp()
+    with LogCapture(folder) as logs:
+        est = _ce_estimator(folder, save_checkpoints_steps=2,
+                            log_step_count_steps=None)
+        train_spec = tf.estimator.TrainSpec(_ce_input(), max_steps=6)
+        eval_spec = tf.estimator.EvalSpec(_ce_input(epochs=1), steps=None,
+                                          start_delay_secs=0,
+                                          throttle_secs=0)
+        final, _ = tf.estimator.train_and_evaluate(est, train_spec,
+                                                   eval_spec)
+    result = {"final": final, "checkpoints": checkpoint_steps(folder),
+              "eval_events": event_tags(os.path.join(folder, "eval")),
+              "logs": logs.lines}
+    shutil.rmtree(folder)
+    return result
+
+
 FIXTURES = {"hooks": hooks_fixture,
+            "custom_estimator": custom_estimator_fixture,
             "estimators": estimators_fixture,
             "candidate_sampling": candidate_sampling_fixture,
             "feature_columns": feature_columns_fixture}

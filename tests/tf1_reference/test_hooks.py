@@ -148,8 +148,10 @@ def event_tags(folder):
                 continue
             for event in EventFileLoader(os.path.join(root, name)).Load():
                 for value in event.summary.value:
+                    # As TF's reader: a text summary reads as 0.0.
                     number = value.simple_value if value.HasField(
-                        "simple_value") else value.tensor.float_val[0]
+                        "simple_value") else (list(value.tensor.float_val)
+                                              or [0.0])[0]
                     out.append([value.tag, int(event.step), float(number)])
     return sorted(out, key=lambda e: (e[0], e[1]))
 

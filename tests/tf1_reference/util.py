@@ -30,27 +30,30 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-6, what=""):
 
 
 class LogCapture(logging.Handler):
-    """`[level, message]` of the records of `logger_name`, with `folder`
-    (and any other temporary folder) written `<dir>`, as the generator."""
+    """`[level, message]` of the records of the loggers `names` (default
+    `kerasish.train`), with `folder` written `<dir>`, as the generator."""
 
-    def __init__(self, folder, logger_name="kerasish.train"):
+    def __init__(self, folder, *names):
         super().__init__(logging.INFO)
         self.folder, self.lines = str(folder), []
-        self.logger = logging.getLogger(logger_name)
+        self.loggers = [logging.getLogger(n)
+                        for n in names or ("kerasish.train",)]
 
     def emit(self, record):
         text = record.getMessage().replace(self.folder, "<dir>")
         self.lines.append([record.levelname, text])
 
     def __enter__(self):
-        self._level = self.logger.level
-        self.logger.setLevel(logging.INFO)
-        self.logger.addHandler(self)
+        self._levels = [logger.level for logger in self.loggers]
+        for logger in self.loggers:
+            logger.setLevel(logging.INFO)
+            logger.addHandler(self)
         return self
 
     def __exit__(self, *exc):
-        self.logger.removeHandler(self)
-        self.logger.setLevel(self._level)
+        for logger, level in zip(self.loggers, self._levels):
+            logger.removeHandler(self)
+            logger.setLevel(level)
 
 
 _OBJECT = re.compile(r"<[^<>]* object at 0x[0-9a-fA-F]+>")
