@@ -104,10 +104,11 @@ def checkpoint_steps(folder):
     return {"files": files, "index": listed}
 
 
-def event_tags(folder):
+def event_tags(folder, recursive=True):
     """`[tag, step, value]` of every scalar summary under `folder`."""
     out = []
-    for root, _, names in os.walk(folder):
+    for root, _, names in os.walk(folder) if recursive else [
+            (folder, None, os.listdir(folder))]:
         for name in sorted(names):
             if "tfevents" not in name:
                 continue
@@ -145,6 +146,7 @@ class Recorder(tf1.train.SessionRunHook):
     def begin(self):
         if self._step is None:
             self._step = tf1.train.get_global_step()
+        self._read = global_step_read()
         self.trace.append(["begin"])
 
     def after_create_session(self, session, coord):
@@ -153,7 +155,7 @@ class Recorder(tf1.train.SessionRunHook):
 
     def before_run(self, run_context):
         self.trace.append(["before_run"])
-        return tf1.train.SessionRunArgs(self._step)
+        return tf1.train.SessionRunArgs(self._read)
 
     def after_run(self, run_context, run_values):
         # run_values.results is read before the update in TF's graph; the
@@ -206,9 +208,19 @@ def linear_graph(batches, nan_at=None, feed=False):
     b = tf1.get_variable("dense/bias", initializer=HOOK_B0)
     loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
     tf1.summary.scalar("loss", loss)
-    train_op = tf1.train.GradientDescentOptimizer(HOOK_LR).minimize(
-        loss, global_step=global_step)
+    # As the Estimator builds its model_fn: the update waits for the read
+    # of the global step the hooks fetch, so they always see the value
+    # before the step (else it is a race).
+    with tf.control_dependencies([global_step_read()]):
+        train_op = tf1.train.GradientDescentOptimizer(HOOK_LR).minimize(
+            loss, global_step=global_step)
     return (train_op, loss), (w, b), (x, y)
+
+
+def global_step_read():
+    """The global step tensor TF's own hooks fetch."""
+    from tensorflow.python.training import training_util
+    return training_util._get_or_create_global_step_read()
 
 
 def run_session(make_hooks, checkpoint_dir=None, n_batches=8, nan_at=None,
@@ -253,8 +265,7 @@ def hooks_fixture():
     s["mts_hook_sequence"] = run_session(lambda loss, _: [
         tf1.train.StopAtStepHook(last_step=5),
         tf1.train.LoggingTensorHook(
-            {"loss": loss, "step": tf1.train.get_global_step()},
-            every_n_iter=2),
+            {"loss": loss, "step": global_step_read()}, every_n_iter=2),
         tf1.train.GlobalStepWaiterHook(wait_until_step=0)],
         save_checkpoint_steps=2, save_summaries_steps=2,
         log_step_count_steps=3)
@@ -940,14 +951,20 @@ def custom_estimator_fixture():
         result["steps_3"] = {"trace": list(trace), "logs": list(logs.lines),
                              "checkpoints": checkpoint_steps(folder)}
         del trace[:], logs.lines[:]
-        est.train(_ce_input(), max_steps=5)
+        listened = []
+        est.train(_ce_input(), max_steps=5,
+                  saving_listeners=[Listener(listened)])
         result["max_steps_5"] = {"logs": list(logs.lines),
-                                 "checkpoints": checkpoint_steps(folder)}
+                                 "checkpoints": checkpoint_steps(folder),
+                                 "listener": listened}
         del logs.lines[:]
         est.train(_ce_input(), max_steps=4)
         result["max_steps_4_again"] = {"logs": list(logs.lines),
                                        "checkpoints": checkpoint_steps(folder)}
         del logs.lines[:]
+        # The training summaries (every 100 steps by default, and the
+        # first step's).
+        result["train_events"] = event_tags(folder, recursive=False)
         result["evaluate"] = est.evaluate(_ce_input(epochs=1))
         result["evaluate_steps_1_named"] = est.evaluate(
             _ce_input(epochs=1), steps=1, name="one")

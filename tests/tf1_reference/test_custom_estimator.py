@@ -16,8 +16,8 @@ import pytest
 
 import kerasish as keras
 from kerasish import data, estimator
-from tests.tf1_reference.test_hooks import (Recorder, checkpoint_steps,
-                                            event_tags)
+from tests.tf1_reference.test_hooks import (Listener, Recorder,
+                                            checkpoint_steps, event_tags)
 from tests.tf1_reference.util import (LogCapture, assert_close, load,
                                       normalized)
 
@@ -110,14 +110,17 @@ class Run:
             est.train(input_fn(), steps=3, hooks=[self.recorder])
         self.logs["steps_3"] = logs.lines
         self.checkpoints = {"steps_3": checkpoint_steps(folder)}
+        self.listened = []
         with LogCapture(folder, *LOGGERS) as logs:
-            est.train(input_fn(), max_steps=5)
+            est.train(input_fn(), max_steps=5,
+                      saving_listeners=[Listener(self.listened)])
         self.logs["max_steps_5"] = logs.lines
         self.checkpoints["max_steps_5"] = checkpoint_steps(folder)
         with LogCapture(folder, *LOGGERS) as logs:
             est.train(input_fn(), max_steps=4)
         self.logs["max_steps_4_again"] = logs.lines
         self.checkpoints["max_steps_4_again"] = checkpoint_steps(folder)
+        self.train_events = event_tags(str(folder), recursive=False)
         with LogCapture(folder, *LOGGERS) as logs:
             self.evaluate = est.evaluate(input_fn(epochs=1))
             self.evaluate_one = est.evaluate(input_fn(epochs=1), steps=1,
@@ -143,6 +146,20 @@ def test_train_steps_then_max_steps(run):
 def _without_final_loss(captured):
     return [line for line in captured
             if not line[1].startswith("Loss for final step")]
+
+
+def test_saving_listeners(run):
+    assert run.listened == TF["max_steps_5"]["listener"]
+
+
+def test_training_summaries(run):
+    # The Estimator's SummarySaverHook (every 100 steps, and the first
+    # step) and StepCounterHook (every log_step_count_steps=2 steps).
+    assert [e[:2] for e in run.train_events] == \
+        [e[:2] for e in TF["train_events"]]
+    for ours, tf in zip(run.train_events, TF["train_events"]):
+        if ours[0] == "loss":
+            assert_close(ours[2], tf[2], what=f"loss at step {ours[1]}")
 
 
 @pytest.mark.parametrize("name", ["steps_3", "max_steps_5",

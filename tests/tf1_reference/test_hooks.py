@@ -138,11 +138,14 @@ def checkpoint_steps(folder):
     return {"files": files, "index": listed}
 
 
-def event_tags(folder):
+def event_tags(folder, recursive=True):
+    """`[tag, step, value]` of the summaries under `folder` (as the
+    generator's, read with TensorBoard's reader)."""
     from tensorboard.backend.event_processing.event_file_loader import \
         EventFileLoader
     out = []
-    for root, _, names in os.walk(folder):
+    for root, _, names in os.walk(folder) if recursive else [
+            (folder, None, os.listdir(folder))]:
         for name in sorted(names):
             if "tfevents" not in name:
                 continue
