@@ -169,6 +169,20 @@ class Recorder(tf1.train.SessionRunHook):
         self.final_weights = [session.run(w) for w in self._weights]
 
 
+class AbortOnce(tf1.train.SessionRunHook):
+    """Raises `AbortedError` once, after the step reaching `at_step`: the
+    monitored session re-creates its session from the last checkpoint."""
+
+    def __init__(self, at_step):
+        self.at_step, self.done = at_step, False
+
+    def after_run(self, run_context, run_values):
+        step = run_context.session.run(tf1.train.get_global_step())
+        if step == self.at_step and not self.done:
+            self.done = True
+            raise tf.errors.AbortedError(None, None, "preempted")
+
+
 class Listener(tf1.train.CheckpointSaverListener):
     def __init__(self, trace, stop_at=None):
         self.trace, self.stop_at = trace, stop_at
@@ -317,6 +331,11 @@ def hooks_fixture():
         save_checkpoint_secs=None, save_summaries_steps=3,
         log_step_count_steps=2)
     s["profiler_hook"] = profiler_session()
+    s["aborted_error_recovery"] = run_session(
+        lambda loss, _: [tf1.train.StopAtStepHook(last_step=6),
+                         AbortOnce(at_step=3)],
+        save_checkpoint_steps=2, save_summaries_steps=None,
+        log_step_count_steps=None)
     dump("hooks", {"inputs": {"x": HOOK_X, "y": HOOK_Y, "kernel": HOOK_W0,
                               "bias": HOOK_B0, "learning_rate": HOOK_LR},
                    "scenarios": s})

@@ -450,3 +450,42 @@ def test_profiler_hook_log_lines(tmp_path):
     expected = [[level, text.replace("<dir>", "<dir>/profile")]
                 for level, text in hook_lines(tf["logs"])]
     assert hook_lines(ours["logs"]) == expected
+
+
+class AbortOnce(train.SessionRunHook):
+    """The generator's: `AbortedError` once, after the step reaching
+    `at_step`."""
+
+    def __init__(self, at_step):
+        self.at_step, self.done = at_step, False
+
+    def after_run(self, run_context, run_values):
+        step = run_context.session.fetch("global_step")
+        if step == self.at_step and not self.done:
+            self.done = True
+            raise train.AbortedError(None, None, "preempted")
+
+
+def test_aborted_error_recreates_the_session_from_the_checkpoint(tmp_path):
+    # TF re-creates the session, restores the latest checkpoint (step 2)
+    # and runs the interrupted call again; the new session starts the
+    # input over (its dataset iterator lives in the session), so the
+    # retried step trains on the first batch again.
+    tf = tf_case("aborted_error_recovery")
+    ours = run_session([train.StopAtStepHook(last_step=6),
+                        AbortOnce(at_step=3)], tmp_path,
+                       save_checkpoint_steps=2, save_summaries_steps=None,
+                       log_step_count_steps=None)
+    compare_run(ours, tf)
+    assert checkpoint_steps(tmp_path) == tf["checkpoints"]
+
+
+def test_aborted_error_log_line(tmp_path):
+    tf = tf_case("aborted_error_recovery")
+    ours = run_session([train.StopAtStepHook(last_step=6),
+                        AbortOnce(at_step=3)], tmp_path,
+                       save_checkpoint_steps=2, save_summaries_steps=None,
+                       log_step_count_steps=None)
+    [expected] = [line for line in tf["logs"]
+                  if line[1].startswith("An error was raised.")]
+    assert expected in ours["logs"]
