@@ -1028,7 +1028,40 @@ def train_and_evaluate_case():
     return result
 
 
+# -- losses on logits at the kink (logit exactly 0) ------------------------
+
+LOGITS = np.array([[-2.0, 0.0, 0.0, 1.5], [0.0, 3.0, -0.5, 0.0]], np.float32)
+LOGIT_LABELS = np.array([[1.0, 0.0, 1.0, 0.3], [0.5, 1.0, 0.0, 1.0]],
+                        np.float32)
+LOGIT_LOSSES = {
+    "sigmoid_cross_entropy_with_logits": lambda z, x: tf.reduce_sum(
+        tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x)),
+    "keras.binary_crossentropy": lambda z, x: tf.reduce_sum(
+        tf.keras.losses.binary_crossentropy(z, x, from_logits=True)),
+    "keras.binary_crossentropy_label_smoothing": lambda z, x: tf.reduce_sum(
+        tf.keras.losses.binary_crossentropy(z, x, from_logits=True,
+                                            label_smoothing=0.2)),
+    "keras.binary_focal_crossentropy": lambda z, x: tf.reduce_sum(
+        tf.keras.losses.binary_focal_crossentropy(z, x, from_logits=True,
+                                                  gamma=2.0)),
+    "log_sigmoid": lambda z, x: tf.reduce_sum(tf.math.log_sigmoid(x) * z),
+}
+
+
+def logit_losses_fixture():
+    cases = {}
+    for name, fn in LOGIT_LOSSES.items():
+        with tf.Graph().as_default(), tf1.Session() as sess:
+            x = tf.constant(LOGITS)
+            loss = fn(tf.constant(LOGIT_LABELS), x)
+            value, grad = sess.run([loss, tf.gradients(loss, x)[0]])
+        cases[name] = {"loss": value, "grad": grad}
+    dump("logit_losses", {"logits": LOGITS, "labels": LOGIT_LABELS,
+                          "cases": cases})
+
+
 FIXTURES = {"hooks": hooks_fixture,
+            "logit_losses": logit_losses_fixture,
             "custom_estimator": custom_estimator_fixture,
             "estimators": estimators_fixture,
             "candidate_sampling": candidate_sampling_fixture,
