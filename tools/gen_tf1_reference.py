@@ -911,12 +911,56 @@ def estimator_case(class_name, label_kind, kwargs):
     return result
 
 
+def warm_start_vocab_case():
+    """LinearRegressor warm-started with a vocabulary remapping
+    (`VocabInfo`): rows follow their tokens into the new vocabulary, a new
+    token starts at zero."""
+    folder = tempfile.mkdtemp()
+    old_vocab, new_vocab = (os.path.join(folder, n) for n in ("old", "new"))
+    with open(old_vocab, "w") as f:
+        f.write("a\nb\nc\n")
+    with open(new_vocab, "w") as f:
+        f.write("c\nd\na\nb\n")
+    features = {"x": EST_X, "c": EST_C}
+    labels = EST_LABELS["regression"]
+    fc = tf.feature_column
+
+    def columns(vocab, size):
+        return [fc.numeric_column("x", shape=2),
+                fc.categorical_column_with_vocabulary_file(
+                    "c", vocab, vocabulary_size=size)]
+    old = tf.estimator.LinearRegressor(columns(old_vocab, 3),
+                                       model_dir=os.path.join(folder, "m0"))
+    old.train(_est_input(labels, features), steps=3)
+    start = {n: old.get_variable_value(n) for n in old.get_variable_names()
+             if n.startswith("linear/")}
+    _write_tf_checkpoint(start, os.path.join(folder, "start"))
+    name = "linear/linear_model/c/weights"
+    warm = tf.estimator.WarmStartSettings(
+        os.path.join(folder, "start"), vars_to_warm_start=".*",
+        var_name_to_vocab_info={name: tf.estimator.VocabInfo(
+            new_vocab, new_vocab_size=4, num_oov_buckets=0,
+            old_vocab=old_vocab, old_vocab_size=3)})
+    new = tf.estimator.LinearRegressor(columns(new_vocab, 4),
+                                       model_dir=os.path.join(folder, "m1"),
+                                       warm_start_from=warm)
+    new.train(_est_input(labels, features), steps=1)
+    result = {"old_vocab": "a\nb\nc\n", "new_vocab": "c\nd\na\nb\n",
+              "start_values": start,
+              "weights": {n: new.get_variable_value(n)
+                          for n in new.get_variable_names()
+                          if n.startswith("linear/")}}
+    shutil.rmtree(folder)
+    return result
+
+
 def estimators_fixture():
     cases = {name: estimator_case(*args) for name, args in EST_CASES.items()}
     dump("estimators", {"inputs": {"x": EST_X, "c": EST_C,
                                    "labels": EST_LABELS,
                                    "batch_size": 4},
-                        "cases": cases})
+                        "cases": cases,
+                        "warm_start_vocab": warm_start_vocab_case()})
 
 
 # -- a custom Estimator: train/evaluate/predict, hooks, train_and_evaluate ----

@@ -152,3 +152,34 @@ def test_predict(trained):
 def test_checkpoints(trained):
     case, _, model_dir = trained
     assert checkpoint_steps(model_dir) == case["checkpoints"]
+
+
+def test_warm_start_with_vocab_info(tmp_path):
+    # LinearRegressor warm-started from a model with another vocabulary:
+    # each token's row moves to its new id, the new token "d" starts at 0;
+    # then one FTRL step.
+    case = FIXTURE["warm_start_vocab"]
+    old_vocab, new_vocab = tmp_path / "old", tmp_path / "new"
+    old_vocab.write_text(case["old_vocab"])
+    new_vocab.write_text(case["new_vocab"])
+    start = str(tmp_path / "start")
+    write_checkpoint(start + SUFFIX, {
+        n: np.asarray(v, np.float32) for n, v in
+        case["start_values"].items()})
+    name = "linear/linear_model/c/weights"
+    warm = estimator.WarmStartSettings(
+        start, vars_to_warm_start=".*", var_name_to_vocab_info={
+            name: estimator.VocabInfo(str(new_vocab), new_vocab_size=4,
+                                      num_oov_buckets=0,
+                                      old_vocab=str(old_vocab),
+                                      old_vocab_size=3)})
+    columns = [fc.numeric_column("x", shape=2),
+               fc.categorical_column_with_vocabulary_file(
+                   "c", str(new_vocab), vocabulary_size=4)]
+    est = estimator.LinearRegressor(columns, model_dir=str(tmp_path / "m"),
+                                    warm_start_from=warm)
+    est.train(input_fn({"labels": "regression", "class": "LinearRegressor"}),
+              steps=1)
+    for variable, value in case["weights"].items():
+        assert_close(est.get_variable_value(variable), value, rtol=1e-4,
+                     atol=1e-5, what=variable)
