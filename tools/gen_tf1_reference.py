@@ -813,6 +813,13 @@ EST_CASES = {
         {"feature_columns": DNN, "hidden_units": [3, 2], "n_classes": 3}),
     "DNNRegressor": ("DNNRegressor", "regression",
                      {"feature_columns": DNN, "hidden_units": [3]}),
+    # Without an embedding: no input-layer variable, only the layers'.
+    "DNNRegressor_numeric_columns": (
+        "DNNRegressor", "regression",
+        {"feature_columns": [EST_NUMERIC], "hidden_units": [3]}),
+    "DNNClassifier_numeric_columns": (
+        "DNNClassifier", "binary",
+        {"feature_columns": [EST_NUMERIC], "hidden_units": [3]}),
     "DNNLinearCombinedClassifier": (
         "DNNLinearCombinedClassifier", "binary",
         {"linear_feature_columns": LINEAR, "dnn_feature_columns": DNN,

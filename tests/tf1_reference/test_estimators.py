@@ -7,7 +7,8 @@ baseline models start from zeros as in TF; DNN weights start from fixed
 values through a warm start from a checkpoint holding them under TF's
 names. Compared: the variable names, every model weight after training,
 `evaluate` (keys and numbers), `predict` (keys and values) and the
-checkpoints written.
+checkpoints written. The `*_numeric_columns` DNN cases have no embedding,
+so their variable names are only the layers' (no input-layer scope).
 """
 import numpy as np
 import pytest
