@@ -11,9 +11,13 @@ virtualenv:
     python -m venv /tmp/tf215
     /tmp/tf215/bin/pip install tensorflow-cpu==2.15.1 \\
         tensorflow-estimator==2.15.0
-    /tmp/tf215/bin/python tools/gen_tf1_reference.py [hooks estimator ...]
+    /tmp/tf215/bin/python tools/gen_tf1_reference.py [hooks estimators ...]
 
-With no argument every fixture is regenerated. The scenarios are tiny
+With no argument every fixture is regenerated: `hooks` (session-run hooks
+and monitored sessions), `custom_estimator` (a `model_fn` Estimator),
+`estimators` (the canned ones), `logit_losses`, `candidate_sampling` and
+`feature_columns`, each replayed by `tests/tf1_reference/test_<name>.py`
+(`test_hooks.py`, `test_custom_estimator.py`, ...). The scenarios are tiny
 (a 3-input linear model, a few batches) and fix every initial weight, so
 numbers agree to float32 tolerance. Temporary folders are written as
 `<dir>` in log lines.

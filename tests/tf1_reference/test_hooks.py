@@ -279,9 +279,12 @@ def test_restore_with_last_step_already_reached(tmp_path):
     assert checkpoint_steps(tmp_path) == tf["checkpoints"]
 
 
-def test_global_step_idiom_after_restore(tmp_path):
+def test_global_step_idiom_after_restore(tmp_path, monkeypatch):
     # The TF1 script: get_or_create_global_step() before the model, read
     # by a hook in after_create_session and after_run.
+    from kerasish.train import global_step as global_step_module
+    # The standalone step this test makes must not outlive it.
+    monkeypatch.setattr(global_step_module, "_DEFAULT", {})
     tf = tf_case("restore_global_step_idiom")
     _restore_chain(tmp_path)
     # TF's chain stood at step 6 here (see the test above).
