@@ -201,3 +201,23 @@ def test_an_override_failing_with_skip_mismatch_warns_and_skips(tmp_path):
         np.testing.assert_array_equal(got, old)
     with pytest.raises(ValueError, match="wrong state"):
         other.load_weights(str(tmp_path / "m.weights.h5"))
+
+
+def test_the_stores_answer_keys_len_and_in(tmp_path):
+    seen = {}
+
+    class Inspecting(kerasish.layers.Dense):
+        def save_own_variables(self, store):
+            super().save_own_variables(store)
+            seen["save"] = (sorted(store.keys()), len(store), "1" in store,
+                            "2" in store)
+
+        def load_own_variables(self, store):
+            seen["load"] = (sorted(store.keys()), len(store), "1" in store,
+                            "2" in store)
+            super().load_own_variables(store)
+
+    model = kerasish.Sequential([kerasish.Input((3,)), Inspecting(2)])
+    model.save_weights(str(tmp_path / "m.weights.h5"))
+    model.load_weights(str(tmp_path / "m.weights.h5"))
+    assert seen["save"] == seen["load"] == (["0", "1"], 2, True, False)
