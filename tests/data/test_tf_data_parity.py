@@ -47,3 +47,31 @@ def test_second_iteration_gives_the_same_elements(name):
     dataset = CASES[name](Dataset, lambda shape, dtype: None)
     first = record(dataset, tree.flatten)
     assert record(dataset, tree.flatten) == first
+
+
+def _ragged(lengths):
+    return Dataset.from_generator(
+        lambda: (np.arange(n, dtype="int64") for n in lengths))
+
+
+def test_padded_batch_to_a_smaller_size_raises_naming_the_shapes():
+    # tf.data: "Attempted to pad to a smaller size than the input element."
+    with pytest.raises(ValueError, match=r"pad to a smaller size .* "
+                       r"padded_shapes=\[2\]"):
+        list(_ragged([1, 3]).padded_batch(2, padded_shapes=[2]))
+
+
+def test_padded_batch_needs_one_rank_per_component():
+    with pytest.raises(ValueError, match="must have rank 1. Received: "
+                       r"padded_shapes=\[2, 2\]"):
+        list(_ragged([1, 2]).padded_batch(2, padded_shapes=[2, 2]))
+
+
+def test_padded_batch_rejects_a_bad_batch_size():
+    with pytest.raises(ValueError, match="Received: batch_size=0"):
+        _ragged([1]).padded_batch(0)
+
+
+def test_zip_rejects_what_is_not_a_dataset():
+    with pytest.raises(TypeError, match="Dataset.zip expected datasets"):
+        Dataset.zip((Dataset.range(2), [1, 2]))
