@@ -100,8 +100,14 @@ class Reshaping(layers.Layer):
         return ops.reshape(x, self.shape)
 
 
-def test_reshape_to_a_configured_size_in_a_layer_gives_keras_shape():
-    assert Reshaping([10, 4])(keras.Input((5, 4))).shape == (10, 4)
+# Keras (JAX) accepts any fully given shape over a symbolic size, even
+# one no batch size could fill ([7, 3] from (None, 5, 4)).
+@pytest.mark.parametrize("shape, input_shape", [
+    ([10, 4], (5, 4)), ([7, 3], (5, 4)), ([4, 5, 4], (None, 4))])
+def test_reshape_to_a_configured_size_in_a_layer_gives_keras_shape(
+        shape, input_shape):
+    out = Reshaping(shape)(keras.Input(input_shape))
+    assert out.shape == tuple(shape)
 
 
 # Where Keras (JAX) fails too: sizes that are all known, or a -1 that an
