@@ -16,6 +16,7 @@ import zipfile
 
 import numpy as np
 
+from kerasish.engine.layer_state import LayerState
 from kerasish.saving import assets, errors, state_walk
 from kerasish.saving.file_utils import atomic_path
 from kerasish.saving.h5_store import H5Store
@@ -44,7 +45,6 @@ def _own_load(obj):
     """Whether `obj` loads with a `load_own_variables` of its own class
     rather than the base layer's (whose counts and shapes are checked here
     for every layer before any weight changes)."""
-    from kerasish.engine.layer_state import LayerState
     return not _is_optimizer(obj) and \
         type(obj).load_own_variables is not LayerState.load_own_variables
 
