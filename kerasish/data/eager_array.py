@@ -1,7 +1,8 @@
 """`EagerArray`: a dataset element as a tf.data program sees it.
 
 Programs written for `tf.data` read their batches through what eager
-tensors offer: `batch.numpy()`, `batch.shape`, `batch.dtype`. Iterating a
+tensors offer: `batch.numpy()`, `batch.shape`, `batch.dtype` (and strings
+as bytes: `text.numpy()[0].decode()`). Iterating a
 `kerasish.data.Dataset` yields numpy arrays of this subclass, which add
 `.numpy()` and are numpy arrays to every numpy function. Computing with
 one gives a plain `np.ndarray` (ufuncs, reductions, `np.*` functions), so
@@ -22,12 +23,18 @@ class EagerArray(np.ndarray):
     ((2, 3), 'ndarray')
     >>> type(batch * 2).__name__, batch[0].numpy().tolist()
     ('ndarray', [0.0, 1.0, 2.0])
+    >>> np.array(["héllo", "a"]).view(EagerArray).numpy()
+    array([b'h\\xc3\\xa9llo', b'a'], dtype=object)
     """
 
     def numpy(self):
-        """The values as a plain numpy array (a view, no copy); a scalar
-        for a 0-d array, as `tf.Tensor.numpy()` gives."""
+        """The values as a plain numpy array (a view, no copy), a scalar
+        for a 0-d array; strings come back as UTF-8 `bytes` (in a new
+        object array), as `tf.Tensor.numpy()` gives them."""
         plain = self.view(np.ndarray)
+        if plain.dtype.kind == "U":
+            # tf.string tensors read as bytes: `text.numpy().decode()`.
+            plain = np.char.encode(plain, "utf-8").astype(object)
         return plain[()] if plain.ndim == 0 else plain
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

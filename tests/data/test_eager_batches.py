@@ -77,3 +77,11 @@ def test_pickled_batches_are_plain_arrays():
     import pickle
     batch, _ = next(iter(_dataset()))
     assert type(pickle.loads(pickle.dumps(batch))) is np.ndarray
+
+
+def test_string_batches_read_as_bytes_as_tf_data_gives_them():
+    texts = np.array(["caf\u00e9 au lait", "tea"])
+    for text, label in Dataset.from_tensor_slices((texts, [1, 0])).batch(2):
+        assert text.numpy()[0].decode("utf-8") == "caf\u00e9 au lait"
+        assert text.dtype.kind == "U"   # numpy code still sees str
+        assert str(text[1]) == "tea"

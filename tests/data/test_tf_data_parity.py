@@ -35,6 +35,10 @@ def test_pipeline_elements_match_tf_data(name):
             assert leaf["shape"] == want["shape"]
             assert leaf["dtype"] == want["dtype"]
             assert leaf["numpy_type"] == want["numpy_type"]
+            assert leaf["numpy_dtype"] == want["numpy_dtype"]
+            if want["dtype"] == "string":
+                assert leaf["value"] == want["value"]
+                continue
             np.testing.assert_array_equal(
                 np.asarray(leaf["value"], want["dtype"]),
                 np.asarray(want["value"], want["dtype"]))
