@@ -35,7 +35,7 @@ def _reset(model, calibration=True, offsets=True):
         layers["FileOffset"].offsets = np.zeros(2, "float32")
 
 
-# -- the base methods ----------------------------------------------------------
+# -- the base methods ---------------------------------------------------------
 def test_base_save_writes_own_variables_by_index_in_keras_order():
     layer = kerasish.layers.BatchNormalization()
     layer.build((None, 3))
@@ -98,7 +98,7 @@ def test_lora_layer_saves_the_merged_kernel_through_the_hook():
     np.testing.assert_allclose(np.asarray(store["0"]), merged)
 
 
-# -- routed through by saving ----------------------------------------------
+# -- routed through by saving ------------------------------------------------
 def _save(model, path):
     if path.endswith(".weights.json"):
         model.save_weights(path, max_shard_size=1e-7)  # two shards
