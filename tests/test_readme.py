@@ -5,6 +5,7 @@ import importlib.util
 import os
 import re
 
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,3 +81,41 @@ def test_examples_table_lists_every_example():
     shipped = {f for f in os.listdir(os.path.join(ROOT, "examples"))
                if f.endswith(".py")}
     assert listed == shipped
+
+
+def _migration_section():
+    text = _readme()
+    start = text.index("**From keras.io programs that call TensorFlow.**")
+    return text[start:text.index("**From `tf.keras` or Keras 2.**")]
+
+
+def test_migration_table_names_only_what_kerasish_has():
+    import kerasish
+    section = _migration_section()
+    table = section.split("<!-- migration-table -->")[1].split(
+        "<!-- /migration-table -->")[0]
+    rows = [r for r in table.strip().splitlines()[2:] if r.startswith("|")]
+    assert len(rows) >= 14
+    names = set()
+    for row in rows:
+        tf_side, ours = row.strip("|").split("|", 1)
+        assert re.search(r"\btfd?s?\.|apply_gradients", tf_side), row
+        names |= set(re.findall(r"`(kerasish(?:\.\w+)+)", ours))
+    assert len(names) >= 30
+    for name in sorted(names):
+        obj = kerasish
+        for part in name.split(".")[1:]:
+            assert hasattr(obj, part), f"README names {name}: no {part}"
+            obj = getattr(obj, part)
+
+
+def test_migration_example_runs_on_its_own(tmp_path, monkeypatch, capsys):
+    code = re.findall(r"```python\n(.*?)```", _migration_section(),
+                      flags=re.S)
+    assert len(code) == 1
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(compile(code[0], "README.md", "exec"), namespace)
+    assert capsys.readouterr().out.splitlines() == [
+        "(3,) float32", "['loss']"]
+    assert np.isfinite(namespace["history"].history["loss"]).all()

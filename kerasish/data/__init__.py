@@ -1,5 +1,6 @@
 """`kerasish.data`: a small tf.data-style input pipeline (`Dataset`)."""
-from kerasish.data.dataset import Dataset, INFINITE, UNKNOWN  # noqa: F401
+from kerasish.data.dataset import (  # noqa: F401
+    AUTOTUNE, INFINITE, UNKNOWN, Dataset)
 from kerasish.data.adapter import register as _register
 
 _register()

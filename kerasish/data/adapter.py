@@ -33,11 +33,12 @@ class DatasetAdapter(DataAdapter):
         return card if card >= 0 else None
 
     def get_numpy_iterator(self, epoch=0):
-        for batch in self._dataset:
+        # Plain arrays: a batch's `.numpy()` is for user code, not models.
+        for batch in self._dataset.as_numpy_iterator():
             yield self._with_class_weight(batch)
 
     def peek_batch(self):
-        for batch in self._dataset:
+        for batch in self._dataset.as_numpy_iterator():
             return self._with_class_weight(batch)
         raise ValueError("The Dataset passed to fit/evaluate/predict is "
                          "empty.")

@@ -24,9 +24,13 @@ import threading
 import numpy as np
 
 from kerasish import tree
+from kerasish.data.eager_array import wrap
+from kerasish.data.padding import pad_stack
 
 INFINITE = -1
 UNKNOWN = -2
+# tf.data.AUTOTUNE: accepted wherever a parallelism or buffer size is.
+AUTOTUNE = -1
 
 
 def _to_numpy(value):
@@ -120,28 +124,68 @@ class Dataset:
         return Dataset(lambda: (np.int64(v) for v in values), len(values))
 
     @staticmethod
-    def zip(datasets):
-        """Elements are tuples (or dicts) of the given datasets' elements."""
-        if isinstance(datasets, dict):
-            keys, parts = list(datasets), list(datasets.values())
-        else:
-            keys, parts = None, list(datasets)
+    def zip(*args, datasets=None, name=None):
+        """Elements with the structure of the given datasets, holding one
+        element of each; ends with the shortest.
+
+        Args:
+            *args: Datasets, or one (nested) tuple or dict of datasets.
+            datasets: The same as one positional structure (TF's keyword).
+            name: Unused (tf.data's op name).
+
+        Example:
+
+        >>> a, b = Dataset.range(3), Dataset.range(10, 12)
+        >>> [(int(x), int(y)) for x, y in Dataset.zip(a, b)]
+        [(0, 10), (1, 11)]
+        >>> [int(e["b"]) for e in Dataset.zip({"a": a, "b": b})]
+        [10, 11]
+        """
+        if datasets is not None and args:
+            raise TypeError("Both `*args` and `datasets` cannot be set. "
+                            f"Received: args={args}, datasets={datasets}")
+        if datasets is None:
+            if not args:
+                raise TypeError("Must pass at least one dataset to `zip`.")
+            datasets = args[0] if len(args) == 1 else args
+        parts = tree.flatten(datasets)
+        if not parts or not all(isinstance(d, Dataset) for d in parts):
+            raise TypeError("Dataset.zip expected datasets (or a nested "
+                            "structure of datasets). Received: "
+                            f"datasets={datasets!r}")
         cards = [d._cardinality for d in parts]
         finite = [c for c in cards if c >= 0]
 
         def iterate():
-            for items in zip(*parts):
-                yield dict(zip(keys, items)) if keys else tuple(items)
-        card = min(finite) if finite else (
-            INFINITE if all(c == INFINITE for c in cards) else UNKNOWN)
+            for items in zip(*(d._raw() for d in parts)):
+                yield tree.pack_sequence_as(datasets, list(items))
+        # tf.data's rule: any unknown part makes the zip unknown.
+        card = UNKNOWN if UNKNOWN in cards else (
+            min(finite) if finite else INFINITE)
         return Dataset(iterate, card)
 
     # -- iteration ------------------------------------------------------------
     def __iter__(self):
+        """Elements whose arrays also offer `.numpy()`, as tf.data's eager
+        tensors do (`EagerArray`; numpy arrays to numpy code)."""
+        for element in self._make_iterator():
+            yield tree.map_structure(wrap, element) if tree.is_nested(
+                element) else wrap(element)
+
+    def _raw(self):
+        """The elements as plain numpy arrays (what stages pass along)."""
         return iter(self._make_iterator())
 
     def as_numpy_iterator(self):
-        return iter(self)
+        """An iterator over the elements as plain numpy arrays.
+
+        Example:
+
+        >>> ds = Dataset.from_tensor_slices(np.array([[1, 2], [3, 4]]))
+        >>> [type(a).__name__ for a in ds.as_numpy_iterator()]
+        ['ndarray', 'ndarray']
+        """
+        return self._raw()
 
     def cardinality(self):
         """Number of elements; `INFINITE` (-1) or `UNKNOWN` (-2)."""
@@ -153,10 +197,11 @@ class Dataset:
         return self._cardinality
 
     # -- transformations ------------------------------------------------------
-    def map(self, map_func, num_parallel_calls=None, deterministic=None):
+    def map(self, map_func, num_parallel_calls=None, deterministic=None,
+            name=None):
         """Apply `map_func` to each element (tuples unpacked as args)."""
         def iterate():
-            for element in self:
+            for element in self._raw():
                 out = map_func(*element) if isinstance(element, tuple) \
                     else map_func(element)
                 yield _normalize(out)
@@ -165,7 +210,7 @@ class Dataset:
     def filter(self, predicate):
         """Keep the elements for which `predicate` is true."""
         def iterate():
-            for element in self:
+            for element in self._raw():
                 keep = predicate(*element) if isinstance(element, tuple) \
                     else predicate(element)
                 if bool(_to_numpy(keep)):
@@ -173,7 +218,8 @@ class Dataset:
         return Dataset(iterate, UNKNOWN if self._cardinality >= 0
                        else self._cardinality)
 
-    def batch(self, batch_size, drop_remainder=False):
+    def batch(self, batch_size, drop_remainder=False,
+              num_parallel_calls=None, deterministic=None, name=None):
         """Stack consecutive elements into batches of `batch_size`."""
         if int(batch_size) < 1:
             raise ValueError("`batch_size` must be a positive integer. "
@@ -181,7 +227,7 @@ class Dataset:
         batch_size = int(batch_size)
 
         def iterate():
-            it = iter(self)
+            it = self._raw()
             while True:
                 chunk = list(itertools.islice(it, batch_size))
                 if not chunk or (drop_remainder and
@@ -193,16 +239,62 @@ class Dataset:
         out._batch_size = batch_size    # as tf.data: split_dataset reads it
         return out
 
-    def unbatch(self):
+    def padded_batch(self, batch_size, padded_shapes=None,
+                     padding_values=None, drop_remainder=False, name=None):
+        """Batch elements of different shapes, padding each component at
+        the end of its axes (as `tf.data.Dataset.padded_batch`).
+
+        Args:
+            batch_size: Positive int, elements per batch.
+            padded_shapes: Optional shape per component (the element's
+                structure); `None` or `-1` in a shape pads that axis to the
+                longest in the batch. Defaults to `None`: every axis is
+                padded to the longest.
+            padding_values: Optional scalar per component (or one scalar
+                for all). Defaults to `None`: 0, or `""` for strings.
+            drop_remainder: Whether to drop a last, smaller batch.
+                Defaults to `False`.
+            name: Unused (tf.data's op name).
+
+        Example:
+
+        >>> ds = Dataset.from_generator(
+        ...     lambda: (np.ones(n, "int64") for n in (1, 3, 2)))
+        >>> [b.tolist() for b in ds.padded_batch(2)]
+        [[[1, 0, 0], [1, 1, 1]], [[1, 1]]]
+        >>> next(iter(ds.padded_batch(3, padded_shapes=[4],
+        ...                           padding_values=-1))).shape
+        (3, 4)
+        """
+        if int(batch_size) < 1:
+            raise ValueError("`batch_size` must be a positive integer. "
+                             f"Received: batch_size={batch_size}")
+        batch_size = int(batch_size)
+
+        def iterate():
+            it = self._raw()
+            while True:
+                chunk = list(itertools.islice(it, batch_size))
+                if not chunk or (drop_remainder and
+                                 len(chunk) < batch_size):
+                    return
+                yield pad_stack(chunk, padded_shapes, padding_values)
+        out = Dataset(iterate, _batched_cardinality(
+            self._cardinality, batch_size, drop_remainder))
+        out._batch_size = batch_size
+        return out
+
+    def unbatch(self, name=None):
         """Split each element along its first axis."""
         def iterate():
-            for element in self:
+            for element in self._raw():
                 n = len(tree.flatten(element)[0])
                 for i in range(n):
                     yield tree.map_structure(lambda a: a[i], element)
         return Dataset(iterate, UNKNOWN)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True,
+                name=None):
         """Draw elements at random from a buffer of `buffer_size`."""
         if int(buffer_size) < 1:
             raise ValueError("`buffer_size` must be >= 1. Received: "
@@ -214,7 +306,7 @@ class Dataset:
 
         def iterate():
             epoch = next(counter) if reshuffle_each_iteration else 0
-            return _buffer_shuffle(iter(self), int(buffer_size),
+            return _buffer_shuffle(self._raw(), int(buffer_size),
                                    np.random.default_rng([base, epoch]))
         return Dataset(iterate, self._cardinality)
 
@@ -226,7 +318,7 @@ class Dataset:
             rounds = itertools.count() if forever else range(count)
             for _ in rounds:
                 empty = True
-                for element in self:
+                for element in self._raw():
                     empty = False
                     yield element
                 if empty:
@@ -238,29 +330,29 @@ class Dataset:
                 else self._cardinality
         return Dataset(iterate, card)
 
-    def take(self, count):
+    def take(self, count, name=None):
         """The first `count` elements (all if count == -1)."""
         if count < 0:
             return self
         card = count if self._cardinality in (INFINITE,) else (
             min(count, self._cardinality) if self._cardinality >= 0
             else UNKNOWN)
-        return Dataset(lambda: itertools.islice(iter(self), count), card)
+        return Dataset(lambda: itertools.islice(self._raw(), count), card)
 
     def skip(self, count):
         """All but the first `count` elements."""
         card = max(self._cardinality - count, 0) \
             if self._cardinality >= 0 else self._cardinality
-        return Dataset(lambda: itertools.islice(iter(self), count, None),
+        return Dataset(lambda: itertools.islice(self._raw(), count, None),
                        card)
 
-    def prefetch(self, buffer_size=1):
+    def prefetch(self, buffer_size=1, name=None):
         """Prepare up to `buffer_size` elements ahead on a background thread.
         """
         size = 2 if buffer_size is None or buffer_size < 1 else buffer_size
         return Dataset(lambda: _prefetch(self, size), self._cardinality)
 
-    def cache(self, filename=""):
+    def cache(self, filename="", name=None):
         """Keep the elements in memory after the first full iteration."""
         store = []
         complete = [False]
@@ -270,7 +362,7 @@ class Dataset:
                 yield from store
                 return
             store.clear()
-            for element in self:
+            for element in self._raw():
                 store.append(element)
                 yield element
             complete[0] = True
@@ -279,7 +371,7 @@ class Dataset:
     def enumerate(self, start=0):
         """Pair each element with its index: `(index, element)`."""
         def iterate():
-            for i, element in enumerate(self, start):
+            for i, element in enumerate(self._raw(), start):
                 yield np.int64(i), element
         return Dataset(iterate, self._cardinality)
 
@@ -288,7 +380,8 @@ class Dataset:
         a, b = self._cardinality, dataset._cardinality
         card = a + b if a >= 0 and b >= 0 else (
             INFINITE if INFINITE in (a, b) else UNKNOWN)
-        return Dataset(lambda: itertools.chain(self, dataset), card)
+        return Dataset(lambda: itertools.chain(self._raw(), dataset._raw()),
+                       card)
 
     def __repr__(self):
         return f"<Dataset cardinality={self._cardinality}>"
@@ -317,22 +410,24 @@ class _Slices(Dataset):
         """Apply an order-only transformation `generic` to the indices."""
         indices = Dataset(self._make_indices, self._cardinality)
         out = generic(indices)
-        return _Slices(self._data, lambda: iter(out), out._cardinality)
+        return _Slices(self._data, out._raw, out._cardinality)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True,
+                name=None):
         return self._with_indices(lambda d: Dataset.shuffle(
             d, buffer_size, seed, reshuffle_each_iteration))
 
     def repeat(self, count=None):
         return self._with_indices(lambda d: Dataset.repeat(d, count))
 
-    def take(self, count):
+    def take(self, count, name=None):
         return self._with_indices(lambda d: Dataset.take(d, count))
 
     def skip(self, count):
         return self._with_indices(lambda d: Dataset.skip(d, count))
 
-    def batch(self, batch_size, drop_remainder=False):
+    def batch(self, batch_size, drop_remainder=False,
+              num_parallel_calls=None, deterministic=None, name=None):
         if int(batch_size) < 1:
             raise ValueError("`batch_size` must be a positive integer. "
                              f"Received: batch_size={batch_size}")
@@ -389,7 +484,7 @@ def _prefetch(dataset, size):
 
     def produce():
         try:
-            for element in dataset:
+            for element in dataset._raw():
                 while not stop.is_set():
                     try:
                         q.put(element, timeout=0.1)

@@ -43,21 +43,32 @@ class training_scope:
 
 class trace_scope:
     """Shape inference on placeholders whose unknown dims are `sizes`
-    (first axis, other axes), when given."""
+    (first axis, other axes), when given; `filled` says whether some
+    input dim was unknown (and so stands for any size)."""
 
-    def __init__(self, sizes=None):
+    def __init__(self, sizes=None, filled=False):
         self.sizes = sizes
+        self.filled = filled
 
     def __enter__(self):
         _local.trace = getattr(_local, "trace", 0) + 1
         self._outer = getattr(_local, "trace_sizes", None)
+        self._outer_filled = getattr(_local, "trace_filled", False)
         if self.sizes is not None:
             _local.trace_sizes = self.sizes
+            _local.trace_filled = self.filled
 
     def __exit__(self, *exc):
         _local.trace -= 1
         _local.trace_sizes = self._outer
+        _local.trace_filled = self._outer_filled
 
+
+
+def trace_fills_unknown_dims():
+    """True inside a trace some of whose placeholder dims stand for unknown
+    sizes: a size there may differ from the one a real batch will have."""
+    return in_trace() and getattr(_local, "trace_filled", False)
 
 
 def trace_sizes():

@@ -22,6 +22,7 @@ from kerasish.engine import (call_context, call_errors, dtype_policy, naming,
                              tracking)
 from kerasish.engine.input_spec import assert_input_compatibility
 from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.engine.layer_state import LayerState
 from kerasish.engine.node import Node
 from kerasish.engine.operation import (Operation, symbolic_shape,
                                        trace_output_spec)
@@ -114,7 +115,7 @@ def default_config(method):
     return method
 
 
-class Layer(Operation, QuantizationHooks):
+class Layer(Operation, QuantizationHooks, LayerState):
     """Base class of all layers.
 
     Args:

@@ -225,12 +225,14 @@ def trace_output_spec(fn, args, kwargs, sizes=None):
     from kerasish.engine.scopes import StatelessScope
     if sizes is None:
         sizes = _affordable(_LAYER_TRACE_SIZES, args, kwargs)
+    filled = any(isinstance(x, KerasTensor) and None in x.shape
+                 for x in tree.flatten((args, kwargs)))
     runs = []
     for run_sizes in sizes:
         concrete = tree.map_structure(
             lambda x: _placeholder(x, run_sizes), (args, kwargs))
         with tape_module.stop_recording(), \
-                call_context.trace_scope(run_sizes), StatelessScope():
+                call_context.trace_scope(run_sizes, filled), StatelessScope():
             out = fn(*concrete[0], **concrete[1])
         runs.append(out)
     return tree.map_structure(_merge_spec, runs[0], runs[1])

@@ -4,6 +4,7 @@ tiling and padding are in `numpy_join.py`."""
 import numpy as np
 
 from kerasish.backend import shape as S
+from kerasish.engine import call_context
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.symbolic import keras_op
@@ -47,8 +48,20 @@ def reshape(x, newshape):
     """
     if isinstance(newshape, int):
         newshape = (newshape,)
-    return S.reshape(convert_to_tensor(x), shape=tuple(
-        -1 if d is None else int(d) for d in newshape))
+    x = convert_to_tensor(x)
+    shape = tuple(-1 if d is None else int(d) for d in newshape)
+    if _placeholder_mismatch(x, shape):
+        return convert_to_tensor(np.zeros(shape, x.dtype))
+    return S.reshape(x, shape=shape)
+
+
+def _placeholder_mismatch(x, shape):
+    """Whether a shape-inference run reshapes a placeholder to a size set
+    by the configuration (`[tokens_per_batch, dim]`): Keras's symbolic
+    batch size makes that reshape valid, so the run goes on with an array
+    of the requested shape (its values are never used)."""
+    return call_context.trace_fills_unknown_dims() and -1 not in shape and \
+        int(np.prod(shape)) != int(np.prod(x.shape))
 
 
 @keras_op

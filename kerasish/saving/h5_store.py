@@ -100,6 +100,17 @@ class _GroupWriter:
         value = np.asarray(value)
         self.group.create_dataset(str(key), data=value)
 
+    # The rest of Keras's store interface, for `save_own_variables`
+    # overrides that inspect what they wrote.
+    def keys(self):
+        return list(self.group.keys())
+
+    def __len__(self):
+        return len(self.group)
+
+    def __contains__(self, key):
+        return str(key) in self.group
+
 
 class _GroupReader:
     def __init__(self, group):
@@ -110,6 +121,9 @@ class _GroupReader:
 
     def __len__(self):
         return len(self.keys())
+
+    def __contains__(self, key):
+        return str(key) in self.keys()
 
     def shape(self, key):
         """Shape of a stored array, without reading it."""

@@ -16,6 +16,7 @@ import zipfile
 
 import numpy as np
 
+from kerasish.engine.layer_state import LayerState
 from kerasish.saving import assets, errors, state_walk
 from kerasish.saving.file_utils import atomic_path
 from kerasish.saving.h5_store import H5Store
@@ -32,35 +33,35 @@ def _h5py():
 
 # -- weights ------------------------------------------------------------------
 def write_weights(model, h5file):
-    """Write every saveable's variables into an open HDF5 file."""
+    """Write every saveable's state into an open HDF5 file, through each
+    one's `save_own_variables` (Keras's per-layer hook)."""
     store = H5Store(h5file, "w")
     for path, obj in state_walk.walk(model):
-        writer = store.make(path, name=getattr(obj, "name", None))
-        if _keyed_state(obj):
-            obj.save_own_variables(writer)
-            continue
-        for i, variable in enumerate(state_walk.own_variables(obj)):
-            writer[str(i)] = variable.numpy()
+        obj.save_own_variables(store.make(path, name=getattr(obj, "name",
+                                                             None)))
 
 
-def _keyed_state(obj):
-    """Whether a layer keeps state outside its variables under its own
-    keys, as Keras's lookup layers do (`vars/idf_weights`)."""
-    return hasattr(obj, "save_own_variables") and not _is_optimizer(obj)
+def _own_load(obj):
+    """Whether `obj` loads with a `load_own_variables` of its own class
+    rather than the base layer's (whose counts and shapes are checked here
+    for every layer before any weight changes)."""
+    return not _is_optimizer(obj) and \
+        type(obj).load_own_variables is not LayerState.load_own_variables
 
 
 def _plan_load(model, store, skip_mismatch, source, skip=()):
-    """Match file arrays to variables; raise (or skip) on any mismatch."""
+    """`(obj, reader)` pairs to load; raise (or skip) on any mismatch."""
     plan = []
     for path, obj in state_walk.walk(model, visited={id(o) for o in skip}):
-        variables = state_walk.own_variables(obj)
         reader = store.get(path)
-        if _keyed_state(obj):
-            plan.append((obj.load_own_variables, reader))
+        if _own_load(obj):
+            plan.append((obj, reader))
             continue
-        problem = _mismatch(obj, variables, reader, path)
+        problem = _mismatch(obj, state_walk.own_variables(obj), reader,
+                            path)
         if problem is None:
-            plan.extend((v, reader[str(i)]) for i, v in enumerate(variables))
+            # Read now, so a damaged file changes no weight.
+            plan.append((obj, {k: reader[k] for k in reader.keys()}))
         elif _is_optimizer(obj):
             warnings.warn(problem, stacklevel=3)
         elif skip_mismatch:
@@ -102,16 +103,28 @@ def _mismatch(obj, variables, reader, path):
 
 def read_weights(model, h5file, skip_mismatch=False, source="file",
                  objects_to_skip=()):
-    """Load weights from an open HDF5 file (all-or-nothing)."""
+    """Load weights from an open HDF5 file, through each saveable's
+    `load_own_variables` (all-or-nothing for layers that keep the base
+    method: every count and shape is checked and every array read first).
+    """
     with errors.reading(source, "the weights"):
         plan = _plan_load(model, H5Store(h5file, "r"), skip_mismatch,
                           source, objects_to_skip or ())
-    for variable, value in plan:
-        if callable(variable):   # a layer's `load_own_variables(reader)`
-            variable(value)
-            continue
-        variable.assign(np.asarray(value).astype(variable.dtype,
-                                                 copy=False))
+        for obj, reader in plan:
+            if skip_mismatch and _own_load(obj):
+                _load_or_warn(obj, reader)
+            else:
+                obj.load_own_variables(reader)
+
+
+def _load_or_warn(obj, reader):
+    # As Keras with `skip_mismatch=True`: a layer whose own loading fails
+    # is skipped with a warning.
+    try:
+        obj.load_own_variables(reader)
+    except Exception as e:  # noqa: BLE001 - reported, then skipped
+        warnings.warn(f"Skipping loading weights for layer "
+                      f"'{getattr(obj, 'name', obj)}': {e}", stacklevel=4)
 
 
 def save_weights(model, filepath, overwrite=True):

@@ -81,15 +81,7 @@ def own_variables(obj):
     from kerasish.optimizers.base_optimizer import Optimizer
     if isinstance(obj, Optimizer):
         return obj.variables
-    if getattr(obj, "quantization_mode", None) is not None and \
-            hasattr(obj, "_serialized_variables"):
-        # Quantized layers save in Keras's per-mode order.
-        return obj._serialized_variables()
-    if getattr(obj, "lora_enabled", False):
-        # The merged kernel in the kernel's slot, no adapters (Keras's).
-        return obj._lora_saved_variables()
-    return list(obj._trainable_variables) + \
-        list(obj._non_trainable_variables)
+    return obj._saved_variables()
 
 
 def walk(obj, path="", visited=None):

@@ -63,14 +63,14 @@ def _write_family(folder, name):
             "formats": formats}
 
 
-@pytest.mark.slow
-def test_keras_loads_kerasish_files(tmp_path):
+def _check_in_keras(folder, names):
+    """Write `names`' families with kerasish and load them in Keras."""
     python = keras_python()
     if python is None:
         pytest.skip("Keras not available")
-    manifest = {"families": {name: _write_family(str(tmp_path), name)
-                             for name in interop.NAMES}}
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    manifest = {"families": {name: _write_family(str(folder), name)
+                             for name in names}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
     # JAX compiles every initializer and op shape; its persistent cache
     # makes later runs about three times faster.
     cache = os.path.join(tempfile.gettempdir(), "kerasish-keras-check-jax")
@@ -78,7 +78,7 @@ def test_keras_loads_kerasish_files(tmp_path):
                JAX_COMPILATION_CACHE_DIR=cache,
                JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
                JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="0")
-    done = subprocess.run([python, CHECK, str(tmp_path)], env=env,
+    done = subprocess.run([python, CHECK, str(folder)], env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads(done.stdout.strip().splitlines()[-1])["results"]
@@ -87,3 +87,15 @@ def test_keras_loads_kerasish_files(tmp_path):
     assert set(results) == expected
     failures = {k: v for k, v in results.items() if not v["ok"]}
     assert not failures, json.dumps(failures, indent=1)[:4000]
+
+
+@pytest.mark.slow
+def test_keras_loads_kerasish_files(tmp_path):
+    _check_in_keras(tmp_path, interop.NAMES)
+
+
+@pytest.mark.slow
+def test_keras_loads_state_saved_by_overridden_hooks(tmp_path):
+    # A layer's own `save_own_variables` (extra key) and `save_assets`
+    # (a file) as kerasish writes them are what Keras's hooks read back.
+    _check_in_keras(tmp_path, ["custom_state"])
