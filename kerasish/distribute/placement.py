@@ -29,8 +29,8 @@ def ps_device(task, job="ps"):
 def _check_num_tasks(num_tasks):
     if isinstance(num_tasks, bool) or not isinstance(
             num_tasks, (int, np.integer)) or num_tasks < 1:
-        raise ValueError("`num_tasks` must be a positive int. "
-                         f"Received: num_tasks={num_tasks!r}")
+        raise ValueError("A ps strategy expected a positive number of "
+                         f"tasks. Received: num_tasks={num_tasks!r}")
     return int(num_tasks)
 
 
@@ -58,10 +58,12 @@ class RoundRobinStrategy:
 
 
 def byte_size_load_fn(variable):
-    """The load of a variable on its task: its size in bytes.
+    """The load of a variable on its task: its size in bytes (TF contrib's
+    load function for `GreedyLoadBalancingStrategy`).
 
     `variable` is anything with `shape` and `dtype` (a `Variable`, a
-    `(shape, dtype)` spec); strings count 16 bytes as in TF.
+    `VariableOp`, an array) or a `(shape, dtype)` pair; strings count 16
+    bytes as in TF.
 
     Example:
 
@@ -70,18 +72,29 @@ def byte_size_load_fn(variable):
     160
     """
     shape, dtype = _shape_dtype(variable)
-    if np.dtype(dtype).kind in "OSU":
-        itemsize = 16
-    else:
-        itemsize = np.dtype(dtype).itemsize
-    return int(np.prod(shape, dtype=np.int64)) * itemsize
+    if shape is None or any(d is None for d in shape):
+        raise ValueError(
+            "byte_size_load_fn expected a fully defined shape. Received: "
+            f"shape={shape!r} for {getattr(variable, 'name', variable)!r}")
+    return int(np.prod(shape, dtype=np.int64)) * _itemsize(dtype)
+
+
+def _itemsize(dtype):
+    dtype = str(dtype)
+    if dtype == "bfloat16":
+        return 2
+    if dtype in ("string", "str", "object") or np.dtype(dtype).kind in "OSU":
+        return 16
+    return np.dtype(dtype).itemsize
 
 
 def _shape_dtype(variable):
-    if isinstance(variable, tuple) and len(variable) == 2:
+    if isinstance(variable, tuple) and len(variable) == 2 and \
+            not hasattr(variable, "shape"):
         return tuple(variable[0]), variable[1]
+    shape = getattr(variable, "shape", None)
     dtype = getattr(variable, "dtype", "float32")
-    return tuple(variable.shape), str(dtype)
+    return (None if shape is None else tuple(shape)), str(dtype)
 
 
 class GreedyLoadBalancingStrategy:
@@ -106,6 +119,7 @@ class GreedyLoadBalancingStrategy:
         self._loads = [0] * self._num_tasks
 
     def __call__(self, variable):
+        # The least-loaded task, the lowest index among equals.
         task = min(range(self._num_tasks), key=lambda t: self._loads[t])
         self._loads[task] += self._load_fn(variable)
         return task

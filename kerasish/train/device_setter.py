@@ -20,6 +20,9 @@ import re
 
 import numpy as np
 
+from kerasish.distribute.placement import (  # noqa: F401 - re-exported
+    GreedyLoadBalancingStrategy, RoundRobinStrategy, byte_size_load_fn)
+
 STANDARD_PS_OPS = ("Variable", "VariableV2", "AutoReloadVariable",
                    "MutableHashTable", "MutableHashTableV2",
                    "MutableHashTableOfTensors", "MutableHashTableOfTensorsV2",
@@ -103,71 +106,10 @@ def _to_string(fields):
     return out
 
 
-# -- strategies --------------------------------------------------------------
-class _RoundRobinStrategy:
-    """The next ps task, cycling in creation order (TF's default)."""
-
-    def __init__(self, num_tasks):
-        self._num_tasks = num_tasks
-        self._next_task = 0
-
-    def __call__(self, unused_op):
-        task = self._next_task
-        self._next_task = (self._next_task + 1) % self._num_tasks
-        return task
-
-
-class GreedyLoadBalancingStrategy:
-    """Place each op on the least-loaded ps task (the lowest index among
-    equals), then add its `load_fn(op)` to that task (TF contrib's).
-
-    Args:
-        num_tasks: Number of ps tasks.
-        load_fn: `load_fn(op) -> number`, e.g. `byte_size_load_fn`.
-
-    Example:
-
-    >>> strategy = GreedyLoadBalancingStrategy(2, byte_size_load_fn)
-    >>> [strategy(VariableOp(n, s)) for n, s in
-    ...  [("big", (100,)), ("a", (10,)), ("b", (10,)), ("c", (10,))]]
-    [0, 1, 1, 1]
-    """
-
-    def __init__(self, num_tasks, load_fn):
-        if not isinstance(num_tasks, int) or num_tasks < 1:
-            raise ValueError("GreedyLoadBalancingStrategy expected a "
-                             f"positive number of tasks. Received: "
-                             f"num_tasks={num_tasks!r}")
-        self._num_tasks = num_tasks
-        self._load_fn = load_fn
-        self._ps_loads = np.zeros(num_tasks)
-
-    def __call__(self, op):
-        task = int(np.argmin(self._ps_loads))
-        self._ps_loads[task] += self._load_fn(op)
-        return task
-
-
-def byte_size_load_fn(op):
-    """Bytes of a variable: `prod(shape) * dtype size` (TF contrib's load
-    function for `GreedyLoadBalancingStrategy`).
-
-    Example:
-
-    >>> byte_size_load_fn(VariableOp("w", (3, 4), "float32"))
-    48
-    """
-    op = as_op(op)
-    shape = getattr(op, "shape", None)
-    if shape is None or any(d is None for d in shape):
-        raise ValueError(f"byte_size_load_fn expected a fully defined "
-                         f"shape. Received: shape={shape!r} for op "
-                         f"{getattr(op, 'name', op)!r}")
-    return int(np.prod(shape, dtype=np.int64)) * _itemsize(op.dtype)
-
-
-def _itemsize(dtype):
-    return 2 if str(dtype) == "bfloat16" else np.dtype(dtype).itemsize
+# -- strategies ------------------------------------------------------------
+# TF1's ps strategies are the parameter-server runtime's placement rules:
+# one implementation (kerasish/distribute/placement.py) for both.
+_RoundRobinStrategy = RoundRobinStrategy
 
 
 # -- the device function -----------------------------------------------------
