@@ -17,6 +17,13 @@ from kerasish.distribute.sharded_variable import ShardedVariable
 
 def model_layout(model, num_ps, sparse_embeddings=True):
     weights = model.weights
+    if not weights:
+        raise ValueError(
+            f"The model '{model.name}' has no weights made by its layers, "
+            "so a ParameterServerStrategy has nothing to place on its "
+            "shards. (An Estimator's model_fn makes its variables anew at "
+            "every call; the parameter-server runtime trains Keras models, "
+            "also through MonitoredTrainingSession(model=...).)")
     unplaced = [v.path for v in weights if not isinstance(v, ShardedVariable)
                 or not v.parts]
     if unplaced:
