@@ -111,15 +111,16 @@ def clean_stale_temporaries(folder):
     return removed
 
 
-def full_disk_error(error, filepath):
+def full_disk_error(error, filepath, kept=None):
     """A clear `OSError` for a write to `filepath` that ran out of space
-    (other errors are returned unchanged)."""
+    (other errors are returned unchanged); `kept` says what is left."""
     if not isinstance(error, OSError) or error.errno not in _FULL:
         return error
+    kept = kept or ("The previous file, if any, is unchanged and no "
+                    "temporary file was left.")
     return OSError(error.errno,
                    f"{os.strerror(error.errno)}: could not write "
-                   f"{os.fspath(filepath)!r}. The previous file, if any, "
-                   "is unchanged and no temporary file was left.")
+                   f"{os.fspath(filepath)!r}. {kept}")
 
 
 def _check_target(filepath, overwrite):
@@ -340,3 +341,33 @@ def exchange_paths(path_a, path_b):
     if code in _UNSUPPORTED:
         return False
     raise OSError(code, os.strerror(code), os.fspath(path_b))
+
+
+def append_bytes(file, data, filepath):
+    """Append `data` to the open binary `file` whole or not at all: if
+    the write fails (a full disk), the file is cut back to its previous
+    size and a clear `OSError` raised.
+
+    Example:
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "log.txt")
+    >>> with open(path, "ab", buffering=0) as f:
+    ...     append_bytes(f, b"row 1\\n", path)
+    >>> os.path.getsize(path)
+    6
+    """
+    fd = file.fileno()
+    size = os.fstat(fd).st_size
+    try:
+        write_all(fd, data)
+    except OSError as e:
+        try:
+            os.ftruncate(fd, size)
+        except OSError:  # pragma: no cover - then the size was not changed
+            pass
+        error = full_disk_error(e, filepath, "The file is cut back to "
+                                "what it held before this write.")
+        if error is e:
+            raise
+        raise error from e

@@ -40,6 +40,7 @@ class FullDisk:
     def _open(self, file, mode="r", *args, **kwargs):
         f = self._real_open(file, mode, *args, **kwargs)
         if self._inside(file) and any(c in mode for c in "wax+"):
+            self._fds.add(f.fileno())
             return _Limited(f, self)
         return f
 
