@@ -15,10 +15,13 @@ JSON line per writer (default: all of `WRITERS`): `{"writer": name,
    which checks the end state and that no temporary file is left).
 
 File events are the operations that change files: opens for writing,
-renames, removals, folder creation and removal, truncation.
+writes (`os.write` and Python file objects'), renames, removals, folder
+creation and removal, truncation.
 """
+import builtins
 import csv
 import hashlib
+import io
 import json
 import logging
 import os
@@ -365,6 +368,34 @@ def _kill_at(n, folder):
             tick()
         return real_write(fd, data)
     os.write = write
+    real_open = io.open
+
+    def open_(file, mode="r", *args, **kwargs):
+        f = real_open(file, mode, *args, **kwargs)
+        if any(c in mode for c in "wax+") and _inside(file, folder):
+            return _Ticking(f, tick)
+        return f
+    builtins.open = io.open = open_
+
+
+class _Ticking:
+    """A file whose every `write` is a file event (a kill point)."""
+
+    def __init__(self, f, tick):
+        self._f, self._tick = f, tick
+
+    def write(self, data):
+        self._tick()
+        return self._f.write(data)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
 
 
 def _in_child(fn):
