@@ -24,7 +24,7 @@ import socket
 import threading
 
 _HOST = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:6]
-_TEMP = re.compile(r"^\.tmp-.*\.([0-9a-f]{6})-(\d+)-[0-9a-f]{8}$")
+_TEMP = re.compile(r"^\.(?:tmp|old)-(.*)\.([0-9a-f]{6})-(\d+)-[0-9a-f]{8}$")
 _FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 _live = set()  # temporaries this process is writing now
 _lock = threading.Lock()
@@ -50,13 +50,18 @@ def temporary_name(filepath, kind="tmp"):
     process (`.tmp-<name>.<host>-<pid>-<token>`), registered as live
     until `release` so no cleanup of this process removes it."""
     folder, base = os.path.split(os.path.abspath(os.fspath(filepath)))
-    # File names are limited to 255 bytes; the suffix takes about 30.
-    base = base.encode()[:200].decode(errors="ignore")
+    base = short_name(base)
     name = os.path.join(folder, f".{kind}-{base}.{_HOST}-{os.getpid()}-"
                                 f"{secrets.token_hex(4)}")
     with _lock:
         _live.add(name)
     return name
+
+
+def short_name(base):
+    """`base` cut to fit in a temporary's name (see `temporary_name`)."""
+    # File names are limited to 255 bytes; the suffix takes about 30.
+    return base.encode()[:200].decode(errors="ignore")
 
 
 def release(name):
@@ -65,11 +70,20 @@ def release(name):
         _live.discard(name)
 
 
-def _is_stale(folder, name):
+def temporary_target(name):
+    """The (possibly shortened) target name a temporary was made for, or
+    None if `name` is not one of `temporary_name`'s."""
     match = _TEMP.match(name)
-    if match is None or match.group(1) != _HOST:
+    return None if match is None else match.group(1)
+
+
+def is_stale(folder, name):
+    """Whether `name` in `folder` is a temporary of a writer that is gone
+    (from this host; or of this process, but no longer in use)."""
+    match = _TEMP.match(name)
+    if match is None or match.group(2) != _HOST:
         return False   # another program's file, or another machine's
-    pid = int(match.group(2))
+    pid = int(match.group(3))
     if pid == os.getpid():
         with _lock:
             return os.path.join(folder, name) not in _live
@@ -86,7 +100,8 @@ def clean_stale_temporaries(folder):
     """Remove the temporaries that killed writers left in `folder`.
 
     Only names of the form `temporary_name` gives, from this host, whose
-    process is gone (or is this process but no longer writing them).
+    process is gone (or is this process but no longer writing them); an
+    `.old-` previous version only once its target is back in place.
 
     Returns:
         The names removed.
@@ -97,8 +112,11 @@ def clean_stale_temporaries(folder):
         return []
     removed = []
     for name in names:
-        if not name.startswith(".tmp-") or not _is_stale(folder, name):
+        if not is_stale(folder, name):
             continue
+        if name.startswith(".old-") and not os.path.lexists(
+                os.path.join(folder, temporary_target(name))):
+            continue   # a previous version whose target is missing: kept
         path = os.path.join(folder, name)
         try:
             if os.path.isdir(path) and not os.path.islink(path):

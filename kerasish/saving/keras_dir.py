@@ -69,6 +69,27 @@ def _swap_in(tmp, dirpath):
         file_utils.release(old)
 
 
+def recover(dirpath):
+    """Put back the previous model of a save killed between its two
+    renames (systems without an atomic swap), if `dirpath` is missing.
+
+    Returns:
+        True if a model was put back at `dirpath`.
+    """
+    dirpath = os.path.abspath(os.fspath(dirpath))
+    parent, base = os.path.split(dirpath)
+    if os.path.lexists(dirpath) or not os.path.isdir(parent):
+        return False
+    for name in sorted(os.listdir(parent)):
+        old = os.path.join(parent, name)
+        if name.startswith(".old-") and \
+                file_utils.temporary_target(name) == file_utils.short_name(base) \
+                and file_utils.is_stale(parent, name) and is_keras_dir(old):
+            os.replace(old, dirpath)
+            return True
+    return False
+
+
 def save_model_to_dir(model, dirpath, overwrite=True,
                       include_optimizer=True):
     """Write `model` unzipped into the folder `dirpath`."""
@@ -82,6 +103,7 @@ def save_model_to_dir(model, dirpath, overwrite=True,
             f"{dirpath!r} already exists and overwrite=False.")
     parent = os.path.dirname(dirpath)
     os.makedirs(parent, exist_ok=True)
+    recover(dirpath)
     file_utils.clean_stale_temporaries(parent)
     tmp = file_utils.temporary_name(dirpath)
     try:

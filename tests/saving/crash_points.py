@@ -237,6 +237,19 @@ class ModelFileWriter:
                                       _model(2).predict(X, verbose=0))
 
 
+class TwoRenameFolderWriter(ModelFileWriter):
+    """Folder saves where the system cannot swap two folders atomically:
+    two renames, and a killed save's previous model is put back."""
+
+    def __init__(self):
+        super().__init__("saved", zipped=False)
+
+    def _save(self, folder, seed):
+        from kerasish.saving import file_utils
+        file_utils.exchange_paths = lambda a, b: False
+        super()._save(folder, seed)
+
+
 class TensorBoardWriter:
     """The `TensorBoard` callback: a second run beside a first one's."""
 
@@ -301,6 +314,7 @@ WRITERS = {
     "legacy_h5": lambda: ModelFileWriter("m.h5"),
     "keras": lambda: ModelFileWriter("m.keras"),
     "folder": lambda: ModelFileWriter("saved", zipped=False),
+    "folder_two_renames": TwoRenameFolderWriter,
     "tensorboard": TensorBoardWriter,
 }
 

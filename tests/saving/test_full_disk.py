@@ -238,3 +238,23 @@ def test_legacy_h5_on_a_real_full_tmpfs_never_crashes(tmp_path):
         assert extra == "[]", (level, extra)
         if result == "oserror":
             assert same == "True", level
+
+
+def test_a_folder_save_killed_between_its_renames_is_put_back(tmp_path):
+    # Where folders cannot be swapped atomically, a save renames the old
+    # model aside, then the new one in; killed between the two, the old
+    # one is put back by the next load or save.
+    path = str(tmp_path / "saved")
+    old, new = _model(1), _model(2)
+    old.save(path, zipped=False)
+    aside = os.path.join(str(tmp_path), f".old-saved.{file_utils._HOST}-"
+                                        f"{_dead_pid()}-0123abcd")
+    os.replace(path, aside)
+    np.testing.assert_allclose(_predict_model(str(tmp_path), "saved"),
+                               old.predict(X, verbose=0))
+    assert os.listdir(tmp_path) == ["saved"]
+    os.replace(path, aside)
+    new.save(path, zipped=False)
+    np.testing.assert_allclose(_predict_model(str(tmp_path), "saved"),
+                               new.predict(X, verbose=0), rtol=1e-6)
+    assert os.listdir(tmp_path) == ["saved"]
