@@ -80,11 +80,12 @@ def recover(dirpath):
     parent, base = os.path.split(dirpath)
     if os.path.lexists(dirpath) or not os.path.isdir(parent):
         return False
+    target = file_utils.short_name(base)
     for name in sorted(os.listdir(parent)):
         old = os.path.join(parent, name)
         if name.startswith(".old-") and \
-                file_utils.temporary_target(name) == file_utils.short_name(base) \
-                and file_utils.is_stale(parent, name) and is_keras_dir(old):
+                file_utils.temporary_target(name) == target and \
+                file_utils.is_stale(parent, name) and is_keras_dir(old):
             os.replace(old, dirpath)
             return True
     return False
