@@ -179,23 +179,20 @@ class BackupAndRestore(Callback):
             fit_state.defer(lambda: self._save(fit_state))
 
     def _save(self, fit_state):
-        import h5py
         from kerasish.saving import saving_lib
-        from kerasish.saving.file_utils import atomic_path
+        from kerasish.saving.file_utils import atomic_h5, write_bytes
         os.makedirs(self.backup_dir, exist_ok=True)
         if self.double_checkpoint:
             self._copy_previous()
-        with atomic_path(self._weights_path) as tmp:
-            with h5py.File(tmp, "w") as f:
-                saving_lib.write_weights(self.model, f)
-                if fit_state is not None:
-                    training_state.write_state(
-                        f.create_group(_STATE_GROUP), fit_state.capture())
+        with atomic_h5(self._weights_path) as f:
+            saving_lib.write_weights(self.model, f)
+            if fit_state is not None:
+                training_state.write_state(
+                    f.create_group(_STATE_GROUP), fit_state.capture())
         metadata = {"epoch": self._current_epoch,
                     "batch": self._last_batch_seen}
-        with atomic_path(self._training_metadata_path) as tmp:
-            with open(tmp, "w") as f:
-                f.write(json.dumps(metadata))
+        write_bytes(self._training_metadata_path,
+                    json.dumps(metadata).encode())
 
     def _copy_previous(self):
         from kerasish.saving.file_utils import atomic_path

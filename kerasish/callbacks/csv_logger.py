@@ -1,12 +1,17 @@
 """`CSVLogger`: one CSV row per epoch."""
 import collections
 import csv
+import errno
+import io
 import os
 
 import numpy as np
 
 from kerasish.callbacks.callback import Callback
+from kerasish.saving import file_utils
 from kerasish.saving.object_registration import builtin
+
+_ENCODING = "utf-8"
 
 
 def _cell(value):
@@ -43,6 +48,12 @@ class CSVLogger(Callback):
     the earlier rows). A `BackupAndRestore` resume restores the file as it
     was at the backup, so no row is lost or duplicated.
 
+    Crash safety: each row is appended whole or not at all (on a full
+    disk the file is cut back and an `OSError` raised), and rewrites
+    replace the file atomically. Without `append`, the previous log is
+    replaced when the first row is written (Keras empties it when training
+    begins), so a run killed before its first epoch ends keeps it.
+
     Args:
         filename: Path of the CSV file.
         separator: Column separator. Defaults to `","`.
@@ -73,26 +84,33 @@ class CSVLogger(Callback):
         self.append_header = True
         self.csv_file = None
         self._existing = None
+        self._buffer = io.StringIO()
+        self._replace_first = False
 
     def on_train_begin(self, logs=None):
-        self._existing = None
-        if self.append:
-            self._existing = self._read_existing()
-            self.append_header = not self._existing
-            mode = "a"
-        else:
-            mode = "w"
         self._close()
-        self.csv_file = open(self.filename, mode, newline="")
+        self._existing = self._read_existing() if self.append else None
+        self.append_header = not self._existing
+        if self.append:
+            self._open_for_append()
+        else:
+            _check_folder(self.filename)
+        # Keras truncates the file here; the first row replaces it instead
+        # (atomically), so a run killed before it leaves the old log.
+        self._replace_first = not self.append
         self.writer = None
         self.keys = None
 
     def _read_existing(self):
         if not os.path.exists(self.filename):
             return None
-        with open(self.filename, newline="") as f:
+        with open(self.filename, newline="", encoding=_ENCODING) as f:
             rows = list(csv.reader(f, delimiter=self.sep))
         return rows or None
+
+    def _open_for_append(self):
+        self._close()
+        self.csv_file = open(self.filename, "ab", buffering=0)
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs or {}
@@ -100,14 +118,26 @@ class CSVLogger(Callback):
             self.keys = self._choose_keys(logs)
         if self.writer is None:
             self.writer = csv.DictWriter(
-                self.csv_file, fieldnames=["epoch"] + self.keys,
+                self._buffer, fieldnames=["epoch"] + self.keys,
                 delimiter=self.sep, lineterminator="\r\n")
             if self.append_header:
                 self.writer.writeheader()
         row = {"epoch": epoch}
         row.update((k, _cell(logs.get(k, "NA"))) for k in self.keys)
         self.writer.writerow(row)
-        self.csv_file.flush()
+        text = self._buffer.getvalue()
+        self._buffer.seek(0)
+        self._buffer.truncate()
+        self._write(text.encode(_ENCODING))
+
+    def _write(self, data):
+        """Add `data` (whole rows) to the file: all of it or nothing."""
+        if self._replace_first:
+            file_utils.write_bytes(self.filename, data)
+            self._replace_first = False
+            self._open_for_append()
+            return
+        file_utils.append_bytes(self.csv_file, data, self.filename)
 
     def _choose_keys(self, logs):
         keys = _columns(logs)
@@ -121,19 +151,25 @@ class CSVLogger(Callback):
         return header
 
     def _rewrite(self, columns):
-        """Widen an existing file's header, padding old rows with NA."""
+        """Widen an existing file's header, padding old rows with NA (the
+        whole file replaced at once: a kill keeps the old one)."""
         old_header, rows = self._existing[0], self._existing[1:]
-        self.csv_file.close()
-        with open(self.filename, "w", newline="") as f:
-            writer = csv.writer(f, delimiter=self.sep, lineterminator="\r\n")
-            writer.writerow(["epoch"] + columns)
-            for row in rows:
-                cells = dict(zip(old_header, row))
-                writer.writerow([cells.get(c, "NA")
-                                 for c in ["epoch"] + columns])
-        self.csv_file = open(self.filename, "a", newline="")
+        text = io.StringIO()
+        writer = csv.writer(text, delimiter=self.sep, lineterminator="\r\n")
+        writer.writerow(["epoch"] + columns)
+        for row in rows:
+            cells = dict(zip(old_header, row))
+            writer.writerow([cells.get(c, "NA") for c in ["epoch"] + columns])
+        self._close()
+        file_utils.write_bytes(self.filename, text.getvalue().encode(
+            _ENCODING))
+        self._open_for_append()
 
     def on_train_end(self, logs=None):
+        if self._replace_first:
+            # No epoch ended: the empty log Keras leaves.
+            file_utils.write_bytes(self.filename, b"")
+            self._replace_first = False
         self._close()
         self.writer = None
 
@@ -142,16 +178,28 @@ class CSVLogger(Callback):
             self.csv_file.close()
 
     def get_state(self):
-        self.csv_file.flush()
-        with open(self.filename, newline="") as f:
+        if self._replace_first:   # the file still holds an earlier run
+            return {"text": "", "keys": self.keys}
+        with open(self.filename, newline="", encoding=_ENCODING) as f:
             text = f.read()
         return {"text": text, "keys": self.keys}
 
     def set_state(self, state):
         self._close()
-        with open(self.filename, "w", newline="") as f:
-            f.write(state["text"])
-        self.csv_file = open(self.filename, "a", newline="")
+        file_utils.write_bytes(self.filename, state["text"].encode(_ENCODING))
+        self._replace_first = False
+        self._open_for_append()
         self.keys = state["keys"]
         self.writer = None
         self.append_header = not state["text"]
+
+
+def _check_folder(filename):
+    """Fail at the start of training, as Keras's `open(filename, "w")`."""
+    folder = os.path.dirname(os.path.abspath(filename))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT),
+                                filename)
+    if os.path.isdir(filename):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR),
+                                filename)

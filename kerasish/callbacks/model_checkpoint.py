@@ -32,11 +32,9 @@ def _save_legacy_weights(model, filepath):
     if writer is None:
         model.save(filepath, overwrite=True)
         return
-    import h5py
-    from kerasish.saving.file_utils import atomic_path
-    with atomic_path(filepath) as tmp:
-        with h5py.File(tmp, "w") as f:
-            writer(f, model)
+    from kerasish.saving.file_utils import atomic_h5
+    with atomic_h5(filepath) as f:
+        writer(f, model)
 
 
 @builtin("keras.callbacks")

@@ -4,11 +4,15 @@ Shared by the `TensorBoard` callback and the session hooks that write
 summaries (`SummarySaverHook`, `StepCounterHook`). Importing this module
 never needs tensorboardX; creating a writer does, and says how to get it.
 """
+import contextlib
 import itertools
 import json
 import os
+import time
 
 import numpy as np
+
+from kerasish.saving import file_utils
 
 _INSTALL = ("pip install 'kerasish[tensorboard]'  (or: pip install "
             "tensorboardX)")
@@ -53,7 +57,7 @@ class SummaryWriter:
     @property
     def writer(self):
         if self._writer is None:
-            self._writer = self._tbx.SummaryWriter(
+            self._writer = _writer_class(self._tbx)(
                 logdir=self.logdir, flush_secs=10,
                 filename_suffix=_unique_suffix())
         return self._writer
@@ -113,6 +117,90 @@ class SummaryWriter:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+
+
+class _EventFile:
+    """tensorboardX's `EventFileWriter` without its writer thread.
+
+    tensorboardX writes events on a thread: when a write fails (a full
+    disk) the thread dies, its queue fills and the next `add_*` blocks
+    forever. Here events are written in the caller's thread, so the
+    failure is a clear `OSError` in the training loop; the file keeps
+    every complete record (readers skip a torn last one).
+    """
+
+    def __init__(self, logdir, filename_suffix, flush_secs):
+        from tensorboardX.event_file_writer import EventsWriter
+        os.makedirs(logdir, exist_ok=True)
+        self._logdir, self._flush_secs = logdir, flush_secs
+        self._events = self._guard(
+            lambda: EventsWriter(os.path.join(logdir, "events"),
+                                 filename_suffix))
+        self._next_flush = time.monotonic() + flush_secs
+        self._closed = self._broken = False
+
+    def _guard(self, write):
+        try:
+            return write()
+        except OSError as e:
+            self._broken = True
+            events = getattr(self, "_events", None)
+            path = self._logdir if events is None else events._file_name
+            if events is not None:
+                # No more writes: release the file now (EventsWriter.close
+                # would flush, and fail, first).
+                with contextlib.suppress(OSError):
+                    events._py_recordio_writer.close()
+            error = file_utils.full_disk_error(
+                e, path, "The event file keeps its complete records; no "
+                "more are written to it.")
+            if error is e:
+                raise
+            raise error from e
+
+    def get_logdir(self):
+        return self._logdir
+
+    def add_event(self, event):
+        if self._closed or self._broken:
+            return
+        self._guard(lambda: self._events.write_event(event))
+        if time.monotonic() >= self._next_flush:
+            self.flush()
+
+    def flush(self):
+        if not (self._closed or self._broken):
+            self._guard(self._events.flush)
+            self._next_flush = time.monotonic() + self._flush_secs
+
+    def close(self):
+        if self._closed:
+            return
+        self._closed = True
+        if not self._broken:
+            self._guard(self._events.close)
+
+    def reopen(self):
+        """Nothing to do: a closed file is not reopened (tensorboardX makes
+        a new file writer after `close`)."""
+
+
+def _writer_class(tbx):
+    """`tensorboardX.SummaryWriter` whose file writer is `_EventFile`."""
+    class FileWriter(tbx.FileWriter):
+        def __init__(self, logdir, filename_suffix, flush_secs):
+            self.event_writer = _EventFile(str(logdir), filename_suffix,
+                                           flush_secs)
+            self._default_metadata = {}
+
+    class Writer(tbx.SummaryWriter):
+        def _get_file_writer(self):
+            if self.file_writer is None:
+                self.file_writer = FileWriter(
+                    self.logdir, self._filename_suffix, self._flush_secs)
+                self.all_writers = {self.logdir: self.file_writer}
+            return self.file_writer
+    return Writer
 
 
 def _layer_nodes(model):

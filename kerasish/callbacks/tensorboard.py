@@ -8,6 +8,7 @@ import numpy as np
 from kerasish.callbacks.callback import Callback
 from kerasish.callbacks.summary_writer import (SummaryWriter,
                                                require_tensorboardx)
+from kerasish.saving import file_utils
 from kerasish.saving.object_registration import builtin
 
 
@@ -275,9 +276,9 @@ class TensorBoard(Callback):
                 "`keras.callbacks.TensorBoard` `embeddings_metadata` "
                 f"argument: {remaining.keys()}")
         os.makedirs(self.log_dir, exist_ok=True)
-        with open(os.path.join(self.log_dir, "projector_config.pbtxt"),
-                  "w") as f:
-            f.write("\n".join(lines) + ("\n" if lines else ""))
+        file_utils.write_bytes(
+            os.path.join(self.log_dir, "projector_config.pbtxt"),
+            ("\n".join(lines) + ("\n" if lines else "")).encode())
 
     # -- profiling ------------------------------------------------------------
     def _record_trace(self, step):
@@ -300,9 +301,9 @@ class TensorBoard(Callback):
         import gzip             # on first use: it costs `import kerasish`
         import socket
         path = os.path.join(folder, f"{socket.gethostname()}.trace.json.gz")
-        with gzip.open(path, "wt") as f:
-            json.dump({"traceEvents": self._trace,
-                       "displayTimeUnit": "ms"}, f)
+        text = json.dumps({"traceEvents": self._trace,
+                           "displayTimeUnit": "ms"})
+        file_utils.write_bytes(path, gzip.compress(text.encode()))
         self._trace = []
 
     def get_state(self):

@@ -14,6 +14,7 @@ import shutil
 
 from kerasish.estimator.checkpoints import checkpoint_file
 from kerasish.estimator.evaluation import _jsonable
+from kerasish.saving import file_utils
 from kerasish.train.checkpoint import write_checkpoint_state
 
 
@@ -97,16 +98,36 @@ class _CheckpointExporter(Exporter):
     def _export_checkpoint(self, export_path, checkpoint_path, eval_result):
         step = int(eval_result["global_step"])
         folder = os.path.join(export_path, str(step))
-        os.makedirs(folder, exist_ok=True)
-        source = checkpoint_file(checkpoint_path)
-        target = os.path.join(folder, os.path.basename(source))
-        shutil.copyfile(source, target)
-        prefix = os.path.join(folder, f"model.ckpt-{step}")
-        write_checkpoint_state(folder, prefix, [prefix])
-        with open(os.path.join(folder, "eval_results.json"), "w") as f:
-            json.dump({k: _jsonable(v) for k, v in eval_result.items()}, f)
+        os.makedirs(export_path, exist_ok=True)
+        file_utils.clean_stale_temporaries(export_path)
+        # Built under a temporary name and renamed into place: a killed
+        # export never leaves a half-copied `<step>` folder.
+        tmp = file_utils.temporary_name(folder)
+        try:
+            os.mkdir(tmp)
+            self._write_export(tmp, step, checkpoint_path, eval_result)
+            if not os.path.exists(folder):
+                os.replace(tmp, folder)
+            elif not file_utils.exchange_paths(tmp, folder):
+                shutil.rmtree(folder)
+                os.replace(tmp, folder)
+        finally:
+            if os.path.exists(tmp):
+                shutil.rmtree(tmp)
+            file_utils.release(tmp)
         self._garbage_collect(export_path)
         return folder
+
+    def _write_export(self, folder, step, checkpoint_path, eval_result):
+        source = checkpoint_file(checkpoint_path)
+        shutil.copyfile(source, os.path.join(folder,
+                                             os.path.basename(source)))
+        prefix = os.path.join(folder, f"model.ckpt-{step}")
+        write_checkpoint_state(folder, prefix, [prefix])
+        file_utils.write_bytes(
+            os.path.join(folder, "eval_results.json"),
+            json.dumps({k: _jsonable(v)
+                        for k, v in eval_result.items()}).encode())
 
     def _garbage_collect(self, export_path):
         if self._exports_to_keep is None:

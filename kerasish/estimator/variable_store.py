@@ -228,15 +228,13 @@ def _assign(path, target, value):
 
 def write_checkpoint(filepath, arrays, attributes=None):
     """Write `{path: array}` to an HDF5 file (atomically)."""
-    import h5py
-    from kerasish.saving.file_utils import atomic_path
-    with atomic_path(filepath) as tmp:
-        with h5py.File(tmp, "w") as f:
-            f.attrs["format"] = FORMAT
-            for key, value in (attributes or {}).items():
-                f.attrs[key] = value
-            for path, array in arrays.items():
-                f.create_dataset(path, data=array)
+    from kerasish.saving.file_utils import atomic_h5
+    with atomic_h5(filepath) as f:
+        f.attrs["format"] = FORMAT
+        for key, value in (attributes or {}).items():
+            f.attrs[key] = value
+        for path, array in arrays.items():
+            f.create_dataset(path, data=array)
 
 
 def read_checkpoint(filepath):

@@ -260,16 +260,14 @@ class KerasFileEditor:
         Args:
             filepath: Destination path, ending in `.weights.h5`.
         """
-        import h5py
-        from kerasish.saving.file_utils import atomic_path
+        from kerasish.saving.file_utils import atomic_h5
         filepath = str(filepath)
         if not filepath.endswith(".weights.h5"):
             raise ValueError(
                 "Invalid `filepath` argument: expected a `.weights.h5` "
                 f"extension. Received: filepath={filepath}")
-        with atomic_path(filepath) as tmp:
-            with h5py.File(tmp, "w") as f:
-                _write(f, self.weights_dict)
+        with atomic_h5(filepath) as f:
+            _write(f, self.weights_dict)
 
     def resave_weights(self, filepath):
         """Same as `save(filepath)`."""

@@ -15,7 +15,7 @@ import warnings
 
 from kerasish.saving import errors, legacy_config
 from kerasish.saving import legacy_h5_weights as weights_io
-from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.file_utils import atomic_h5
 
 logger = logging.getLogger("kerasish.saving")
 
@@ -46,18 +46,18 @@ def _metadata(model, include_optimizer):
 def save_model_to_hdf5(model, filepath, overwrite=True,
                        include_optimizer=True):
     """Write `model` (config, weights, optimizer) as a legacy `.h5` file."""
-    h5py = _h5py()
     metadata = _metadata(model, include_optimizer)
-    with atomic_path(filepath, overwrite) as tmp:
-        with h5py.File(tmp, "w") as f:
-            for key, value in metadata.items():
-                if isinstance(value, dict):
-                    value = json.dumps(value).encode("utf8")
-                f.attrs[key] = value
-            weights_io.save_weights_to_hdf5_group(
-                f.create_group("model_weights"), model)
-            if "training_config" in metadata:
-                weights_io.save_optimizer_weights(f, model.optimizer)
+    # Built in memory: HDF5's own writes can crash the process in
+    # `File.close` on a full disk (see `file_utils`).
+    with atomic_h5(filepath, overwrite) as f:
+        for key, value in metadata.items():
+            if isinstance(value, dict):
+                value = json.dumps(value).encode("utf8")
+            f.attrs[key] = value
+        weights_io.save_weights_to_hdf5_group(
+            f.create_group("model_weights"), model)
+        if "training_config" in metadata:
+            weights_io.save_optimizer_weights(f, model.optimizer)
 
 
 # -- opening ------------------------------------------------------------------

@@ -108,7 +108,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """
     filepath = os.fspath(filepath)
     from kerasish.saving import keras_dir
-    if keras_dir.is_keras_dir(filepath):
+    if keras_dir.is_keras_dir(filepath) or keras_dir.recover(filepath):
         return keras_dir.load_model_from_dir(filepath, custom_objects,
                                              compile, safe_mode)
     if filepath.endswith(".keras"):

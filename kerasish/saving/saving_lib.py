@@ -18,7 +18,7 @@ import numpy as np
 
 from kerasish.engine.layer_state import LayerState
 from kerasish.saving import assets, errors, state_walk
-from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.file_utils import atomic_h5, atomic_path
 from kerasish.saving.h5_store import H5Store
 
 KERAS_FORMAT_VERSION = "3.15.1"
@@ -128,10 +128,8 @@ def _load_or_warn(obj, reader):
 
 
 def save_weights(model, filepath, overwrite=True):
-    h5py = _h5py()
-    with atomic_path(filepath, overwrite) as tmp:
-        with h5py.File(tmp, "w") as f:
-            write_weights(model, f)
+    with atomic_h5(filepath, overwrite) as f:
+        write_weights(model, f)
 
 
 def load_weights(model, filepath, skip_mismatch=False, objects_to_skip=None):

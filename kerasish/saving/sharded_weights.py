@@ -20,7 +20,7 @@ import os
 import warnings
 
 from kerasish.saving import errors
-from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.file_utils import atomic_h5, write_bytes
 
 _SUFFIX = ".weights.json"
 
@@ -63,19 +63,18 @@ def save(model, filepath, max_shard_size, overwrite=True):
         weight_map, total = {}, 0.0
         for index, datasets in enumerate(shards):
             name = f"{base}_{index:05}.weights.h5"
-            with atomic_path(os.path.join(folder, name)) as tmp:
-                with h5py.File(tmp, "w", track_order=True) as shard:
-                    for dataset in datasets:
-                        _copy_dataset(whole, dataset, shard)
-                        total += dataset.nbytes
-                        files = weight_map.setdefault(dataset.parent.name, [])
-                        if name not in files:
-                            files.append(name)
+            with atomic_h5(os.path.join(folder, name),
+                           track_order=True) as shard:
+                for dataset in datasets:
+                    _copy_dataset(whole, dataset, shard)
+                    total += dataset.nbytes
+                    files = weight_map.setdefault(dataset.parent.name, [])
+                    if name not in files:
+                        files.append(name)
     text = json.dumps({"metadata": {"total_size": total},
                        "weight_map": weight_map}, indent=4)
-    with atomic_path(filepath, overwrite) as tmp:
-        with open(tmp, "w") as f:
-            f.write(text)
+    # The index last, once every shard it names is in place.
+    write_bytes(filepath, text.encode(), overwrite)
 
 
 class _tracking_order:

@@ -197,28 +197,45 @@ class Saver:
         """
         if not write_state:
             return
-        if self.max_to_keep:
-            self._last = [p for p in self._last if p != save_path] + \
-                [save_path]
-            self._prune()
-        write_checkpoint_state(folder, save_path, self._last or [save_path])
+        if not self.max_to_keep:
+            write_checkpoint_state(folder, save_path, [save_path])
+            return
+        previous = list(self._last)
+        self._last = [p for p in self._last if p != save_path] + [save_path]
+        dropped = self._drop_old()
+        # The index is replaced (by rename) only after the file it names is
+        # in place, and old files are deleted only after the new index no
+        # longer names them: killed anywhere, the index lists files that
+        # exist.
+        try:
+            write_checkpoint_state(folder, save_path, self._last)
+        except OSError:
+            # E.g. a full disk: back to the state the index still describes.
+            self._last = previous
+            if save_path not in previous:
+                os.remove(save_path + SUFFIX)
+            raise
+        for old in dropped:
+            if os.path.exists(old + SUFFIX):
+                os.remove(old + SUFFIX)
 
     def recover_last_checkpoints(self, checkpoint_paths):
         """Take over the checkpoints an earlier saver kept (those whose
         files still exist), as a restoring session does (TF's)."""
         self._last = [p for p in checkpoint_paths if checkpoint_exists(p)]
 
-    def _prune(self):
-        if not self.max_to_keep:
-            return
+    def _drop_old(self):
+        """Take the checkpoints beyond `max_to_keep` off the list; returns
+        those whose files are to be deleted (not the hourly keepers)."""
+        dropped = []
         while len(self._last) > self.max_to_keep:
             old = self._last.pop(0)
             if time.time() >= self._next_keep_time:
                 self._next_keep_time += \
                     self.keep_checkpoint_every_n_hours * 3600
                 continue
-            if os.path.exists(old + SUFFIX):
-                os.remove(old + SUFFIX)
+            dropped.append(old)
+        return dropped
 
     def restore(self, sess, save_path):
         """Load the checkpoint `save_path` (a prefix) into the model."""

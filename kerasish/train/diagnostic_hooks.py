@@ -6,6 +6,7 @@ import os
 
 import numpy as np
 
+from kerasish.saving import file_utils
 from kerasish.train.errors import NanLossDuringTrainingError
 from kerasish.train.session import RunOptions
 from kerasish.train.session_run_hook import SessionRunArgs, SessionRunHook
@@ -214,8 +215,8 @@ class ProfilerHook(SessionRunHook):
         if self._output_dir:
             os.makedirs(self._output_dir, exist_ok=True)
         path = os.path.join(self._output_dir, f"timeline-{step}.json")
-        with open(path, "w") as f:
-            json.dump({"traceEvents": events, "displayTimeUnit": "ms"}, f)
+        file_utils.write_bytes(path, json.dumps(
+            {"traceEvents": events, "displayTimeUnit": "ms"}).encode())
 
 
 def _flows(events):

@@ -73,3 +73,50 @@ def test_lists_are_quoted_and_state_round_trip(tmp_path):
 def test_missing_directory_raises(tmp_path):
     with pytest.raises(FileNotFoundError):
         CSVLogger(str(tmp_path / "no" / "log.csv")).on_train_begin()
+
+
+def _rows_of(path):
+    with open(path, newline="") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("append", [True, False])
+def test_full_disk_raises_and_leaves_no_half_row(tmp_path, monkeypatch,
+                                                 append):
+    from tests.saving.full_disk import FullDisk
+    path = str(tmp_path / "log.csv")
+    fit(path)
+    before = _rows_of(path)
+    for budget in [0, 5, 16]:      # a row takes 17 bytes
+        cb = CSVLogger(path, append=append)
+        with monkeypatch.context() as patch:
+            FullDisk(patch, tmp_path, budget)
+            cb.on_train_begin()
+            with pytest.raises(OSError, match="No space left on device: "
+                               "could not write") as info:
+                cb.on_epoch_end(0, {"loss": 1.0, "mae": 2.0})
+        cb._close()
+        assert info.value.errno == 28
+        assert _rows_of(path) == before, budget
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["log.csv"]
+
+
+def test_without_append_the_old_log_stays_until_the_first_row(tmp_path):
+    path = str(tmp_path / "log.csv")
+    fit(path)
+    before = _rows_of(path)
+    cb = CSVLogger(path)
+    cb.on_train_begin()         # Keras empties the file here
+    assert _rows_of(path) == before
+    cb.on_epoch_end(0, {"loss": 1.0})
+    assert read(path) == ["epoch,loss,val_loss", "0,1.0,NA"]
+    cb.on_train_end()
+
+
+def test_a_run_without_epochs_leaves_an_empty_log_as_keras(tmp_path):
+    path = str(tmp_path / "log.csv")
+    fit(path)
+    cb = CSVLogger(path)
+    cb.on_train_begin()
+    cb.on_train_end()
+    assert _rows_of(path) == ""

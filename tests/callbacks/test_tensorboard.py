@@ -149,3 +149,36 @@ def test_multi_optimizer_rates_get_one_tag_each(tmp_path):
     np.testing.assert_allclose(
         [v for _, v in scalars(train, "epoch_learning_rate_sgd_a")],
         [0.1, 0.1], rtol=1e-6)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("budget", [100, 3000])
+def test_full_disk_is_a_clear_error_not_a_hang(tmp_path, monkeypatch,
+                                               budget):
+    # tensorboardX's writer thread dies on a failed write; its queue then
+    # fills and training blocked forever. Events are written in the
+    # training thread instead, so the error reaches `fit`.
+    import threading
+    from tests.saving.full_disk import FullDisk
+    x, y = data(8)
+    model = regression_model()
+    with monkeypatch.context() as patch:
+        FullDisk(patch, tmp_path, budget)
+        with pytest.raises(OSError, match="No space left on device: could "
+                           "not write") as info:
+            model.fit(x, y, epochs=40, verbose=0, callbacks=[
+                TensorBoard(str(tmp_path), histogram_freq=1)])
+    assert info.value.errno == 28
+    assert threading.active_count() == 1
+    if budget:      # what was written before the disk filled still reads
+        assert "scalars" in read(str(tmp_path / "train")).Tags()
+
+
+def test_events_are_written_without_a_writer_thread(tmp_path):
+    import threading
+    x, y = data(8)
+    callback = TensorBoard(str(tmp_path))
+    regression_model().fit(x, y, epochs=1, verbose=0, callbacks=[callback])
+    assert threading.active_count() == 1
+    assert [e.step for e in read(str(tmp_path / "train"))
+            .Scalars("epoch_loss")] == [0]

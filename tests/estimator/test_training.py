@@ -109,3 +109,29 @@ def test_spec_validation(tmp_path):
         estimator.train_and_evaluate(None, estimator.TrainSpec(data),
                                      estimator.EvalSpec(data))
     assert training.EvalSpec(data).steps == 100
+
+
+def test_a_failed_export_leaves_no_half_copied_folder(tmp_path,
+                                                      monkeypatch):
+    from kerasish.estimator import exporter
+    est = make(tmp_path, save_checkpoints_steps=10)
+    est.train(data, max_steps=10)
+    latest = estimator.LatestExporter("latest")
+    export_path = str(tmp_path / "export" / "latest")
+    result = {"global_step": 10, "loss": 1.0}
+    assert latest.export(est, export_path, est.latest_checkpoint(), result,
+                         False).endswith("10")
+    before = sorted(os.listdir(os.path.join(export_path, "10")))
+
+    def full_disk(*args):
+        raise OSError(28, "No space left on device")
+    est.train(data, max_steps=20)
+    monkeypatch.setattr(exporter, "write_checkpoint_state", full_disk)
+    for step in (10, 20):      # over an export, and a new one
+        with pytest.raises(OSError, match="No space left"):
+            latest.export(est, export_path, est.latest_checkpoint(),
+                          {"global_step": step, "loss": 0.5}, False)
+    assert os.listdir(export_path) == ["10"]
+    assert sorted(os.listdir(os.path.join(export_path, "10"))) == before
+    assert json.loads((tmp_path / "export" / "latest" / "10" /
+                       "eval_results.json").read_text())["loss"] == 1.0
