@@ -282,3 +282,35 @@ def test_strategy_names(strategies):
         model = mlp()
     assert kerasish.distribute.get_strategy() is not strategy
     assert model._runtime is strategy.runtime
+
+
+def test_monitored_training_session_trains_through_the_strategy(
+        strategies, tmp_path):
+    x, y = data(120)
+
+    def run(model, folder):
+        seen = []
+
+        class Fetch(kerasish.train.SessionRunHook):
+            def before_run(self, run_context):
+                return kerasish.train.SessionRunArgs(["loss", "global_step"])
+
+            def after_run(self, run_context, run_values):
+                seen.append(run_values.results)
+
+        batches = ((x[i:i + 24], y[i:i + 24]) for i in range(0, 120, 24))
+        with kerasish.train.MonitoredTrainingSession(
+                model=model, input=batches, checkpoint_dir=str(folder),
+                hooks=[Fetch(), kerasish.train.StopAtStepHook(last_step=4)]
+        ) as session:
+            while not session.should_stop():
+                session.run()
+        return seen
+
+    local, remote = twins(mlp, strategies(num_workers=2, num_ps=2))
+    seen_local = run(local, tmp_path / "local")
+    seen_remote = run(remote, tmp_path / "remote")
+    assert [step for _, step in seen_remote] == [1, 2, 3, 4]
+    np.testing.assert_allclose([loss for loss, _ in seen_remote],
+                               [loss for loss, _ in seen_local], rtol=1e-5)
+    assert_same_weights(local, remote)
