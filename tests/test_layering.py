@@ -34,7 +34,6 @@ FOUNDATION, BACKEND, OPS, PARTS, ENGINE, TRAINING, LOOPS, HOOKS, \
 RANKS = {
     "kerasish.tree": FOUNDATION,
     "kerasish.version": FOUNDATION,
-    "kerasish.utils.config_utils": FOUNDATION,
     # Tensor, tape, primitives; backend/common: the symbolic core.
     "kerasish.backend": BACKEND,
     "kerasish.ops": OPS,
@@ -64,7 +63,6 @@ RANKS = {
     "kerasish.saving": ENGINE,
     "kerasish.mixed_precision": ENGINE,
     "kerasish.distribution": ENGINE,
-    "kerasish.utils.bounding_boxes": ENGINE,
     # compile, train_step / test_step / predict_step.
     "kerasish.engine.trainer": TRAINING,
     "kerasish.engine.compile_utils": TRAINING,

@@ -68,7 +68,7 @@ def clear_session(free_memory=True):
     """
     import gc
     from kerasish.engine import dtype_policy, naming
-    from kerasish.utils import config_utils
+    from kerasish.backend.common import global_state as config_utils
     naming.reset_uids()
     naming.reset_name_scopes()
     dtype_policy.set_dtype_policy(None)

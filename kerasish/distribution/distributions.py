@@ -12,7 +12,7 @@ import warnings
 
 from kerasish.distribution.mesh import (DeviceMesh, LayoutMap, TensorLayout,
                                         list_devices)
-from kerasish.utils import config_utils
+from kerasish.backend.common import global_state as config_utils
 
 DEFAULT_BATCH_DIM_NAME = "batch"
 

@@ -40,7 +40,7 @@ class EpochIterator:
 
     def __init__(self, adapter, steps_per_epoch=None,
                  restart_each_epoch=False, steps_per_execution=1):
-        from kerasish.utils.config_utils import capped_steps
+        from kerasish.backend.common.global_state import capped_steps
         self.adapter = adapter
         # keras.config.set_max_steps_per_epoch caps every loop (debug runs).
         self.steps_per_epoch = capped_steps(steps_per_epoch,

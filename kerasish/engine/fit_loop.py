@@ -54,7 +54,7 @@ class FitLoop:
         self.runtime = model._runtime_or_default()
 
     def run(self):
-        from kerasish.utils.config_utils import capped_epochs
+        from kerasish.backend.common.global_state import capped_epochs
         a = self.args
         _check_validation_freq(a["validation_freq"])
         a["epochs"] = capped_epochs(a["epochs"])  # keras.config.max_epochs

@@ -354,7 +354,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
                           show_trainable, layer_range)
     text = "\n".join(lines)
     if print_fn is None:
-        from kerasish.utils.config_utils import print_msg
+        from kerasish.backend.common.global_state import print_msg
         print_msg(text)     # stdout, or logging when not interactive
     else:
         print_fn(text + "\n")  # Keras hands over rich's capture, "\n" ended

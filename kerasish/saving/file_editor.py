@@ -19,7 +19,7 @@ import zipfile
 import numpy as np
 
 from kerasish.saving import h5_store
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 _MAX_BYTES = 1 << 32
 

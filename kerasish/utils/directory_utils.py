@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 LABEL_MODES = ("int", "categorical", "binary", None)
 

@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import warnings
 
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 from kerasish.utils.progbar import Progbar
 
 _ALGORITHMS = ("auto", "md5", "sha256")

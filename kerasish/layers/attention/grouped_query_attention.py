@@ -13,7 +13,7 @@ from kerasish.layers.attention.multi_head_attention import (_bool,
 from kerasish.layers.core.einsum_dense import EinsumDense
 from kerasish.layers.regularization.dropout import Dropout
 from kerasish.saving.object_registration import builtin
-from kerasish.utils import config_utils
+from kerasish.backend.common import global_state as config_utils
 
 
 def _check_heads(name, value):

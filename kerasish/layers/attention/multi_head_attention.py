@@ -11,7 +11,7 @@ from kerasish.layers.attention import attention_equations as eqs
 from kerasish.layers.core.einsum_dense import EinsumDense
 from kerasish.layers.regularization.dropout import Dropout
 from kerasish.saving.object_registration import builtin
-from kerasish.utils import config_utils
+from kerasish.backend.common import global_state as config_utils
 
 
 @builtin("keras.layers")

@@ -16,7 +16,8 @@ import numpy as np
 from kerasish.backend.tensor import Tensor
 from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.layers.preprocessing import farmhash, lookup_checks
+from kerasish.backend import farmhash
+from kerasish.layers.preprocessing import lookup_checks
 from kerasish.layers.preprocessing.encoding import bag_counts
 
 _INT64_MAX = np.iinfo(np.int64).max

@@ -18,8 +18,9 @@ from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.engine.operation import trace_output_spec
 from kerasish.layers.preprocessing.image import factors
-from kerasish.utils.bounding_boxes import formats
-from kerasish.utils.bounding_boxes.validation import densify_bounding_boxes
+from kerasish.layers.preprocessing.image.bounding_boxes import formats
+from kerasish.layers.preprocessing.image.bounding_boxes.validation import (
+    densify_bounding_boxes)
 
 
 def to_tensor(value):

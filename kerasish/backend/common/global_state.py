@@ -85,7 +85,7 @@ def print_msg(message, line_break=True):
 
     Example:
 
-    >>> kerasish.utils.config_utils.print_msg("hello")
+    >>> print_msg("hello")
     hello
     """
     message = str(message)
