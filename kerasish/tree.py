@@ -13,12 +13,22 @@ The rules are Keras 3's (its optree backend):
 """
 import collections
 
-from kerasish.engine.tracking import TrackedDict as _TrackedDict
-from kerasish.engine.tracking import TrackedList as _TrackedList
+_SEQUENCES = (list, tuple, collections.deque)
+_DICTS = (dict, collections.OrderedDict, collections.defaultdict)
+_LISTS = (list,)
 
-_SEQUENCES = (list, tuple, collections.deque, _TrackedList)
-_DICTS = (dict, collections.OrderedDict, collections.defaultdict,
-          _TrackedDict)
+
+def _register_tracked(tracked_list, tracked_dict):
+    """Nest a layer's tracked list and dict like `list` and `dict`.
+
+    `backend/common/tracking.py` calls this when it defines them, so no
+    tracked container exists before `tree` knows it (and `tree`, below the
+    backend, imports nothing of it).
+    """
+    global _SEQUENCES, _DICTS, _LISTS
+    _SEQUENCES += (tracked_list,)
+    _DICTS += (tracked_dict,)
+    _LISTS += (tracked_list,)
 
 
 class MAP_TO_NONE:
@@ -210,7 +220,7 @@ def _kind(structure):
     t = type(structure)
     if t in _DICTS:
         return dict
-    return list if t is _TrackedList else t
+    return list if t in _LISTS else t
 
 
 def _check_node(expected, actual):

@@ -9,7 +9,7 @@ import os
 from kerasish import backend, layers
 from kerasish.applications import imagenet_utils
 from kerasish.engine.functional import Functional
-from kerasish.engine.keras_tensor import is_keras_tensor
+from kerasish.backend.common.keras_tensor import is_keras_tensor
 
 
 def check_weights(weights, include_top, classes):

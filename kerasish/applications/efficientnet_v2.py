@@ -249,7 +249,7 @@ def FusedMBConvBlock(input_filters, output_filters, expand_ratio=1,
 
 
 def _unique_prefix():
-    from kerasish.engine.naming import get_uid
+    from kerasish.backend.common.naming import get_uid
     return str(get_uid("block0"))
 
 

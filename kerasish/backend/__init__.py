@@ -67,7 +67,8 @@ def clear_session(free_memory=True):
     'dense'
     """
     import gc
-    from kerasish.engine import dtype_policy, naming
+    from kerasish.engine import dtype_policy
+    from kerasish.backend.common import naming
     from kerasish.backend.common import global_state as config_utils
     naming.reset_uids()
     naming.reset_name_scopes()
@@ -91,7 +92,7 @@ def get_uid(prefix=""):
     >>> kerasish.backend.get_uid("x"), kerasish.backend.get_uid("x")
     (1, 2)
     """
-    from kerasish.engine import naming
+    from kerasish.backend.common import naming
     return naming.get_uid(prefix)
 
 
@@ -105,5 +106,5 @@ def is_keras_tensor(x):
     >>> kerasish.backend.is_keras_tensor(np.ones(3))
     False
     """
-    from kerasish.engine.keras_tensor import KerasTensor
+    from kerasish.backend.common.keras_tensor import KerasTensor
     return isinstance(x, KerasTensor)

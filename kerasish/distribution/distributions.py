@@ -213,7 +213,7 @@ def distribute_tensor(tensor, layout):
     >>> kerasish.distribution.distribute_tensor(np.ones(2), layout).shape
     (2,)
     """
-    from kerasish.engine.keras_tensor import KerasTensor
+    from kerasish.backend.common.keras_tensor import KerasTensor
     from kerasish.ops import convert_to_tensor
     if isinstance(tensor, KerasTensor):
         return tensor

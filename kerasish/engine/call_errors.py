@@ -24,7 +24,7 @@ import numpy as np
 
 from kerasish import tree
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 
 _MARK = "_keras_call_info_injected"
 

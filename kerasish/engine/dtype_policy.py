@@ -101,7 +101,7 @@ class DTypePolicy:
         """
         from kerasish import ops
         from kerasish.backend.tensor import Tensor
-        from kerasish.engine.keras_tensor import KerasTensor
+        from kerasish.backend.common.keras_tensor import KerasTensor
         dtype = standardize_dtype(dtype)
         if not isinstance(x, (Tensor, KerasTensor)):
             if not hasattr(x, "__array__") and \

@@ -6,11 +6,11 @@ only replays the recorded operations on new inputs. Its inputs may be
 graph walk (`engine.graph.map_graph`, shared with `Functional`) stops at it.
 """
 from kerasish import tree
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.engine.graph import map_graph
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.node import Node
-from kerasish.engine.operation import Operation
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.node import Node
+from kerasish.ops.operation import Operation
 
 
 class _Source(Operation):
@@ -90,7 +90,7 @@ class Function(Operation):
             return tree.map_structure(
                 lambda t: KerasTensor(t.shape, dtype=t.dtype),
                 self._outputs_struct)
-        from kerasish.engine.operation import trace_output_spec
+        from kerasish.ops.operation import trace_output_spec
         return trace_output_spec(self._run, (inputs,), {})
 
     def compute_output_shape(self, input_shape):

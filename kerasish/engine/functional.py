@@ -16,7 +16,7 @@ from kerasish.engine.graph import map_graph
 from kerasish.engine.graph_clone import clone_graph_nodes, is_input_tensor
 from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.input_spec import InputSpec
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.model import Model
 
 
@@ -211,7 +211,7 @@ class Functional(Model):
             return tree.pack_sequence_as(
                 self._outputs_struct,
                 [KerasTensor(t.shape, t.dtype) for t in self._outputs])
-        from kerasish.engine.operation import trace_output_spec
+        from kerasish.ops.operation import trace_output_spec
         return trace_output_spec(self.__call__, (inputs,), {})
 
     def compute_output_shape(self, input_shape):

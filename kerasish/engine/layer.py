@@ -18,16 +18,16 @@ from kerasish import tree
 from kerasish.backend import autocast
 from kerasish.backend import random as random_module
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import (call_context, call_errors, dtype_policy, naming,
-                             tracking)
+from kerasish.backend.common import call_context, naming, tracking
+from kerasish.engine import call_errors, dtype_policy
 from kerasish.engine.input_spec import assert_input_compatibility
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.node import Node
-from kerasish.engine.operation import (Operation, symbolic_shape,
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.node import Node
+from kerasish.ops.operation import (Operation, symbolic_shape,
                                        trace_output_spec)
 from kerasish.engine.quantization_hooks import (QuantizationHooks,
                                                 wrap_quantize)
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 from kerasish.ops.symbolic import any_symbolic
 
 _AUTO_CONFIG_TYPES = (str, int, float, bool, type(None))
@@ -421,9 +421,9 @@ class Layer(Operation, QuantizationHooks):
         Returns `(outputs, non_trainable_variables)` -- the new values of
         the non-trainable variables, e.g. BatchNorm's moving statistics --
         plus the losses with `return_losses=True`. See
-        `kerasish.engine.scopes.stateless_call`.
+        `kerasish.backend.common.scopes.stateless_call`.
         """
-        from kerasish.engine.scopes import stateless_call
+        from kerasish.backend.common.scopes import stateless_call
         return stateless_call(self, trainable_variables,
                               non_trainable_variables, args, kwargs,
                               return_losses)

@@ -97,8 +97,8 @@ class Model(LegacyTrainingShims, Trainer, Layer):
 
     def build(self, input_shape):
         """Build a subclassed model by running it once on placeholders."""
-        from kerasish.engine.keras_tensor import KerasTensor
-        from kerasish.engine.operation import trace_output_spec
+        from kerasish.backend.common.keras_tensor import KerasTensor
+        from kerasish.ops.operation import trace_output_spec
         if self.built:
             return
         shapes = _shape_structure(input_shape)

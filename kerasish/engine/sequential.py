@@ -8,7 +8,7 @@ functional model. Until then calls run the layers one after the other.
 import inspect
 
 from kerasish import tree
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.layer import Layer
 from kerasish.engine.model import Model

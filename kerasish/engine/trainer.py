@@ -500,8 +500,8 @@ class Trainer:
                    for name in ("train_step", "test_step", "predict_step"))
 
     def _build_from_data(self, x):
-        from kerasish.engine.keras_tensor import KerasTensor
-        from kerasish.engine.operation import trace_output_spec
+        from kerasish.backend.common.keras_tensor import KerasTensor
+        from kerasish.ops.operation import trace_output_spec
         from kerasish.engine.sequential import Sequential
         if isinstance(self, Sequential):
             self.build(tuple(np.shape(tree.flatten(x)[0])))

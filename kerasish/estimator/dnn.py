@@ -5,7 +5,7 @@ layer a `Dense` (`dnn/hiddenlayer_<i>`, Glorot-uniform kernel), dropout
 while training, batch normalization (`dnn/batchnorm_<i>`, momentum 0.999)
 if asked, and a linear `dnn/logits` layer; the variable names match TF's.
 """
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.estimator import canned_utils as utils
 from kerasish.estimator.classification_heads import classification_head
 from kerasish.estimator.estimator import Estimator

@@ -5,7 +5,7 @@ The model is a `LinearModel` named `linear/linear_model` (TF's variable
 names: `linear/linear_model/<column>/weights`, `.../bias_weights`), all
 weights starting at zero, trained by FTRL (learning rate 0.2) by default.
 """
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.estimator import canned_utils as utils
 from kerasish.estimator.classification_heads import classification_head
 from kerasish.estimator.estimator import Estimator

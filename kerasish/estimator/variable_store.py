@@ -22,8 +22,8 @@ import contextlib
 import numpy as np
 
 from kerasish.backend import dtypes
-from kerasish.engine import naming
-from kerasish.engine import variable as variable_module
+from kerasish.backend.common import naming
+from kerasish.backend.common import variable as variable_module
 
 FORMAT = "kerasish.estimator.checkpoint"
 
@@ -54,14 +54,14 @@ class VariableStore:
 
     def create_global_step(self):
         """Create the int64 `global_step` variable (TF's name)."""
-        from kerasish.engine.variable import Variable
+        from kerasish.backend.common.variable import Variable
         with self.scope():
             self.global_step = Variable(np.zeros((), np.int64),
                                         dtype="int64", trainable=False,
                                         name="global_step")
         return self.global_step
 
-    # -- the creation hook (engine/variable.py) --------------------------------
+    # -- the creation hook (backend/common/variable.py) --------------------------------
     def lookup(self, path, shape, dtype):
         """The array a new variable at `path` shares, or None."""
         array = self._arrays.get(path)

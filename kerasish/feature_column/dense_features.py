@@ -1,8 +1,8 @@
 """`DenseFeatures`: a layer turning a features dict into one dense tensor."""
 import math
 
-from kerasish.engine import naming
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common import naming
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.feature_column.base import (DenseColumn, FeatureCache,
                                           normalize_columns)
@@ -36,7 +36,7 @@ class ColumnsLayer(Layer):
                           trainable=True):
         """A weight of `column`, at `<layer path>/<column name>/<name>`."""
         from kerasish import initializers
-        from kerasish.engine.variable import Variable
+        from kerasish.backend.common.variable import Variable
         with naming.name_scope(self.name), naming.name_scope(column.name):
             variable = Variable(initializers.get(initializer), shape=shape,
                                 dtype=self.variable_dtype,

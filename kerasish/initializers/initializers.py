@@ -332,7 +332,7 @@ def _preset(name, scale, mode, distribution, doc):
     cls = type(name, (VarianceScaling,), {
         "__init__": __init__, "get_config": get_config, "__doc__": doc,
         "__module__": __name__})
-    from kerasish.engine.naming import to_snake_case
+    from kerasish.backend.common.naming import to_snake_case
     return builtin(_MODULE, to_snake_case(name))(cls)
 
 

@@ -7,8 +7,8 @@ updates never record on a gradient tape.
 import numpy as np
 
 from kerasish.backend import config
-from kerasish.engine import naming
-from kerasish.engine.variable import Variable
+from kerasish.backend.common import naming
+from kerasish.backend.common.variable import Variable
 
 
 class Metric:
@@ -107,7 +107,7 @@ class Metric:
     def _stateless(self, fn, metric_variables=None):
         """`fn()` on the given values (or the current ones); returns its
         result and the variables' new values, changing nothing."""
-        from kerasish.engine.scopes import StatelessScope
+        from kerasish.backend.common.scopes import StatelessScope
         if metric_variables is None:
             metric_variables = [v.numpy() for v in self.variables]
         mapping = list(zip(self.variables, metric_variables))

@@ -8,8 +8,8 @@ models round-trip through their config.
 from kerasish import tree
 from kerasish.engine.functional import Functional
 from kerasish.engine.input_layer import Input, InputLayer
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.operation import OpCall
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.operation import OpCall
 from kerasish.engine.sequential import Sequential
 
 

@@ -11,7 +11,7 @@ from kerasish.backend import shape as S
 from kerasish.backend.primitive import Primitive, stacked_sequence, to_array
 from kerasish.backend.tape import stop_recording
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["convert_to_tensor", "convert_to_numpy", "is_tensor", "cast",

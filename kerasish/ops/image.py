@@ -200,7 +200,7 @@ def _pad_spec(images, top_padding=None, left_padding=None,
             shape[axis] = target
         elif shape[axis] is not None:
             shape[axis] += first + second
-    from kerasish.engine.keras_tensor import KerasTensor
+    from kerasish.backend.common.keras_tensor import KerasTensor
     return KerasTensor(tuple(shape), dtype=images.dtype)
 
 

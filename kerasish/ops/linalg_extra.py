@@ -9,7 +9,7 @@ from kerasish.backend import linalg_decomp as LD
 from kerasish.backend import linalg_ops as LO
 from kerasish.backend.primitive import primitive
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops import numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.linalg import _assert_2d, _float, _float_dtype

@@ -6,7 +6,7 @@ import numpy as np
 from kerasish.backend import linalg_decomp as LD
 from kerasish.backend import linalg_ops as LO
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops import numpy as knp
 from kerasish.ops.linalg import (_assert_2d, _assert_square, _float,
                                  _float_dtype, _square_spec,

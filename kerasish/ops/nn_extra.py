@@ -217,7 +217,7 @@ def _ctc_loss_spec(target, output, target_length, output_length,
     """One loss per sample; the lengths' values are unknown symbolically
     (zero placeholders would fail the length checks)."""
     from kerasish.backend.dtypes import standardize_dtype
-    from kerasish.engine.keras_tensor import KerasTensor
+    from kerasish.backend.common.keras_tensor import KerasTensor
     dtype = standardize_dtype(getattr(output, "dtype", None) or "float32")
     return KerasTensor((output.shape[0],),
                        dtype="float64" if dtype == "float64" else "float32")

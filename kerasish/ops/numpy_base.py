@@ -395,7 +395,7 @@ def where(condition, x1=None, x2=None):
 
 def _nonzero_spec(x):
     """How many entries are nonzero depends on the values: unknown."""
-    from kerasish.engine.keras_tensor import KerasTensor
+    from kerasish.backend.common.keras_tensor import KerasTensor
     return tuple(KerasTensor((None,), dtype="int32") for _ in x.shape)
 
 

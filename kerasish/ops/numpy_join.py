@@ -7,7 +7,7 @@ import numpy as np
 
 from kerasish.backend import shape as S
 from kerasish.backend.primitive import to_array
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.numpy_shape import reshape
 from kerasish.ops.symbolic import keras_op

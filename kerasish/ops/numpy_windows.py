@@ -98,7 +98,7 @@ def kaiser(x, beta):
     >>> kaiser(3, 0.0).numpy()
     array([1., 1., 1.], dtype=float32)
     """
-    from kerasish.engine.keras_tensor import KerasTensor
+    from kerasish.backend.common.keras_tensor import KerasTensor
     if isinstance(x, KerasTensor):
         raise TypeError("Kaiser operation does not support symbolic tensors. "
                         f"Received input x = {x} of type {type(x)}")

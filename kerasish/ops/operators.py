@@ -1,11 +1,14 @@
-"""`Tensor`'s Python operators (`+`, `@`, `[]`, `<`, `.T`, ...) call the ops.
+"""The Python operators (`+`, `@`, `[]`, `<`, `.T`, ...) of `Tensor` and
+`KerasTensor` call the ops.
 
-The backend sits below `ops`, so `backend/tensor.py` can't import them;
-importing `kerasish.ops` runs this module, which hands them down once.
+The backend sits below `ops`, so `backend/tensor.py` and
+`backend/common/keras_tensor.py` can't import them; importing
+`kerasish.ops` runs this module, which hands them down once.
 """
 import types
 
-from kerasish.backend.tensor import bind_operators
+from kerasish.backend import tensor
+from kerasish.backend.common import keras_tensor
 from kerasish.ops import core, numpy
 
 _NUMPY = ("add", "subtract", "multiply", "divide", "floor_divide", "mod",
@@ -13,5 +16,7 @@ _NUMPY = ("add", "subtract", "multiply", "divide", "floor_divide", "mod",
           "less_equal", "greater", "greater_equal", "equal", "not_equal",
           "logical_and", "logical_or", "logical_not", "transpose", "reshape")
 
-bind_operators(types.SimpleNamespace(
-    cast=core.cast, **{name: getattr(numpy, name) for name in _NUMPY}))
+_OPS = types.SimpleNamespace(
+    cast=core.cast, **{name: getattr(numpy, name) for name in _NUMPY})
+tensor.bind_operators(_OPS)
+keras_tensor.bind_operators(_OPS)

@@ -85,7 +85,7 @@ class Adafactor(Optimizer):
                            self.add_variable_from_reference(var, "velocity"))
 
     def _rates(self, learning_rate, dtype):
-        from kerasish.engine.variable import Variable
+        from kerasish.backend.common.variable import Variable
         lr = self._lr(learning_rate, dtype)
         step = self._local_step(dtype)
         inv_sqrt = 1 / np.sqrt(step)

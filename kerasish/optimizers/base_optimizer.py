@@ -20,8 +20,8 @@ from kerasish.backend import config
 from kerasish.backend.indexed_slices import (IndexedSlices,
                                              shared_row_groups)
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import naming
-from kerasish.engine.variable import Variable
+from kerasish.backend.common import naming
+from kerasish.backend.common.variable import Variable
 from kerasish.optimizers import gradients as G
 from kerasish.optimizers.optimizer_extras import OptimizerExtras
 from kerasish.optimizers.optimizer_state import OptimizerState
@@ -334,7 +334,7 @@ class Optimizer(OptimizerExtras, OptimizerState):
         >>> new_w[0].numpy(), w.numpy(), int(new_state[0].numpy())
         (array([2.8], dtype=float32), array([1.], dtype=float32), 1)
         """
-        from kerasish.engine.scopes import StatelessScope
+        from kerasish.backend.common.scopes import StatelessScope
         name = type(self).__name__
         if not self.built:
             raise ValueError(

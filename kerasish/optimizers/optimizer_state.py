@@ -58,7 +58,7 @@ class OptimizerState:
             variable.assign(value)
 
     def get_config(self):
-        from kerasish.engine.variable import Variable
+        from kerasish.backend.common.variable import Variable
         from kerasish.saving.serialization_lib import serialize_keras_object
         lr = self._learning_rate
         lr = float(lr._value) if isinstance(lr, Variable) else \

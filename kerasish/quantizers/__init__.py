@@ -18,7 +18,7 @@ from kerasish.quantizers.quantization_config import (  # noqa: F401
     Int8QuantizationConfig, QuantizationConfig)
 from kerasish.quantizers.gptq_config import GPTQConfig  # noqa: F401
 from kerasish.quantizers.awq_config import AWQConfig  # noqa: F401
-from kerasish.engine.naming import to_snake_case as _snake
+from kerasish.backend.common.naming import to_snake_case as _snake
 
 # Keras registers `Quantizer` at the top level too (`keras.Quantizer`).
 from kerasish.saving.object_registration import builtin as _builtin

@@ -11,7 +11,7 @@ one extra node first for a nested functional model, the node its
 construction made in Keras 2; node arguments in Keras 3's form do not.
 """
 from kerasish import tree
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.saving import serialization_lib
 
 def _is_functional(op):
@@ -53,7 +53,7 @@ def _serialize_arg(x, own_nodes):
 
 def _serialize_operation(op, nodes):
     """`(entry, [(args, kwargs) per node])` in Keras's layout."""
-    from kerasish.engine.operation import OpCall
+    from kerasish.ops.operation import OpCall
     calls = [(list(n.call_args), dict(n.call_kwargs)) for n in nodes]
     if not isinstance(op, OpCall):
         return serialization_lib.serialize_keras_object(op), calls

@@ -16,7 +16,7 @@ cannot reach anything else.
 import functools
 import inspect
 
-from kerasish.engine.naming import to_snake_case
+from kerasish.backend.common.naming import to_snake_case
 from kerasish.saving.keras_ops_table import OPS
 
 _DEFAULT_MODULE = "keras.src.ops.numpy"
@@ -96,7 +96,7 @@ def is_legacy_op_entry(data):
 
 def _find_op(class_name):
     from kerasish import ops
-    from kerasish.engine.operation import op_class_name
+    from kerasish.ops.operation import op_class_name
     # keras.ops.image ops are not in the top-level namespace.
     scope = ops.image if OPS.get(class_name, ("",))[0] == "image" else ops
     candidates = {name: fn for name, fn in vars(scope).items()
@@ -113,7 +113,7 @@ def _find_op(class_name):
 
 def op_from_config(data):
     """An `OpCall` for a Keras op node config (static args bound)."""
-    from kerasish.engine.operation import OpCall
+    from kerasish.ops.operation import OpCall
     from kerasish.saving.serialization_lib import deserialize_keras_object
     fn, op_name = _find_op(data["class_name"])
     config = dict(data.get("config") or {})

@@ -8,7 +8,7 @@ Sequential and Functional models first list their `layers`, named by
 snake_case class with a counter (`layers/dense`, `layers/dense_1`), not by
 layer name. kerasish reproduces that walk, so files are interchangeable.
 """
-from kerasish.engine.naming import to_snake_case
+from kerasish.backend.common.naming import to_snake_case
 
 _SKIPSETS = {}
 

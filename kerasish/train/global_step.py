@@ -8,7 +8,7 @@ every step, not only the applied updates.
 """
 import numpy as np
 
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 
 _DEFAULT = {}
 

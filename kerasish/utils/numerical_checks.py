@@ -33,7 +33,7 @@ def check_grads(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-7, seed=0,
     """
     from kerasish import ops, tree
     from kerasish.backend.tape import GradientTape
-    from kerasish.engine.variable import Variable
+    from kerasish.backend.common.variable import Variable
     rng = np.random.default_rng(seed)
     arrays = [np.asarray(a) for a in inputs]
     arrays = [a.astype(np.float64) if a.dtype.kind == "f" else a

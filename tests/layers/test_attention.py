@@ -5,7 +5,7 @@ import pytest
 
 import kerasish
 from kerasish import layers
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import trace_output_spec
 from tests.layers.harness import run_layer_test
 from tests.layers.rnn_attention_fixtures import reference
 

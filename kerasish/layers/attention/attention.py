@@ -2,10 +2,10 @@
 import numpy as np
 
 from kerasish import ops
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import trace_output_spec
 from kerasish.saving.object_registration import builtin
 
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from kerasish import constraints, initializers, ops, regularizers
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import trace_output_spec
 from kerasish.layers.activations.softmax import Softmax
 from kerasish.layers.attention.multi_head_attention import (_bool,
                                                             _keras_mask,

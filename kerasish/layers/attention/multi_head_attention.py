@@ -6,7 +6,7 @@ import numpy as np
 
 from kerasish import constraints, initializers, ops, regularizers
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import trace_output_spec
 from kerasish.layers.attention import attention_equations as eqs
 from kerasish.layers.core.einsum_dense import EinsumDense
 from kerasish.layers.regularization.dropout import Dropout

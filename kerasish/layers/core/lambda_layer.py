@@ -4,9 +4,9 @@ import numbers
 import types
 
 from kerasish import tree
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import trace_output_spec
 from kerasish.saving import lambda_code
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin

@@ -9,7 +9,7 @@
 import contextlib
 
 from kerasish import ops
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 
 
 class QuantizedLayerMixin:

@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.layers.preprocessing import text_batches
 from kerasish.layers.preprocessing import text_standardize as text

@@ -4,7 +4,7 @@ import inspect
 import numpy as np
 
 from kerasish.backend import random
-from kerasish.engine import call_context
+from kerasish.backend.common import call_context
 from kerasish.engine.layer import Layer
 from kerasish.layers.wrappers.foreign import foreign_call
 from kerasish.saving import serialization_lib

@@ -2,7 +2,7 @@
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context
+from kerasish.backend.common import call_context
 from kerasish.engine.layer import Layer
 from kerasish.layers.wrappers.foreign import foreign_call
 from kerasish.saving import safe_mode

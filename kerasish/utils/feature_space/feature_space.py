@@ -8,7 +8,7 @@ name order, then sorted cross name order.
 """
 from kerasish.engine.input_layer import Input
 from kerasish.engine.layer import Layer
-from kerasish.engine.naming import auto_name
+from kerasish.backend.common.naming import auto_name
 from kerasish.layers.preprocessing.discretization import Discretization
 from kerasish.layers.preprocessing.hashed_crossing import HashedCrossing
 from kerasish.layers.preprocessing.hashing import Hashing

@@ -14,9 +14,9 @@ from kerasish import ops
 from kerasish.backend import config
 from kerasish.backend import random as random_backend
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import trace_output_spec
 from kerasish.layers.preprocessing.image import factors
 from kerasish.layers.preprocessing.image.bounding_boxes import formats
 from kerasish.layers.preprocessing.image.bounding_boxes.validation import (

@@ -11,7 +11,7 @@ import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 
 # A variable store (kerasish.estimator's: TF1's `get_variable` reuse, for a
 # model_fn called again for every batch) sets `_store.active`: a variable
@@ -20,8 +20,9 @@ from kerasish.engine import naming
 _store = threading.local()
 
 
-# `StatelessScope` (engine/scopes.py) sets `_write_guard.scope`: assignments
-# inside it go to the scope's copy of the variable, never to the variable.
+# `StatelessScope` (backend/common/scopes.py) sets `_write_guard.scope`:
+# assignments inside it go to the scope's copy of the variable, never to the
+# variable.
 class _WriteGuard(threading.local):
     scope = None    # class default: every thread starts outside any scope
 
@@ -178,10 +179,3 @@ class Variable(Tensor):
     def initializer(self):
         return self._initializer
 
-
-def _register():
-    from kerasish.ops.symbolic import _EAGER_TYPES
-    _EAGER_TYPES.add(Variable)
-
-
-_register()

@@ -10,9 +10,9 @@ import numpy as np
 from kerasish import tree
 from kerasish.backend import tape as tape_module
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context, naming
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.node import Node
+from kerasish.backend.common import call_context, naming
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.node import Node
 
 
 class Operation:
@@ -222,7 +222,7 @@ def trace_output_spec(fn, args, kwargs, sizes=None):
     it sees is not moved by being called on `Input`s.
     """
     # Imported here: `import kerasish` leaves the scopes module unloaded.
-    from kerasish.engine.scopes import StatelessScope
+    from kerasish.backend.common.scopes import StatelessScope
     if sizes is None:
         sizes = _affordable(_LAYER_TRACE_SIZES, args, kwargs)
     runs = []
