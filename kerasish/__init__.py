@@ -22,6 +22,7 @@ from kerasish.callbacks import Callback  # noqa: F401
 from kerasish.backend.random import SeedGenerator  # noqa: F401
 from kerasish import data  # noqa: F401,E402
 from kerasish import feature_column  # noqa: F401,E402
+import importlib
 
 # Namespaces and names loaded on first use (keeps `import kerasish` fast).
 _LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
@@ -44,7 +45,6 @@ _LAZY_NAMES.update({
 
 
 def __getattr__(name):
-    import importlib
     if name in _LAZY_MODULES:
         return importlib.import_module(f"kerasish.{name}")
     if name in _LAZY_NAMES:

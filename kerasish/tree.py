@@ -12,6 +12,7 @@ The rules are Keras 3's (its optree backend):
   class), same lengths and same dict keys (any two dict kinds match).
 """
 import collections
+import warnings
 
 _SEQUENCES = (list, tuple, collections.deque)
 _DICTS = (dict, collections.OrderedDict, collections.defaultdict)
@@ -339,7 +340,6 @@ def assert_same_structure(a, b, check_types=None):
     ValueError: Expected an instance of list, got (1, 2).
     """
     if check_types is not None:
-        import warnings
         warnings.warn(
             "The `check_types` argument is deprecated and no longer has any "
             "effect" + (", please remove." if check_types else

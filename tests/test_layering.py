@@ -139,9 +139,9 @@ def _targets(source, node, known):
 class Import:
     """One import of one module: where, what, and whether in a function."""
 
-    def __init__(self, source, target, line, lazy, text):
+    def __init__(self, source, target, line, lazy, reason):
         self.source, self.target, self.line = source, target, line
-        self.lazy, self.text = lazy, text
+        self.lazy, self.reason = lazy, reason
 
     def __repr__(self):
         return f"{self.source}:{self.line} -> {self.target}"
@@ -153,18 +153,38 @@ def imports(known=None):
     found = []
     for name, path in known.items():
         lines = path.read_text().splitlines()
+        statements = []
         stack = [(ast.parse("\n".join(lines)), False)]
         while stack:
             node, lazy = stack.pop()
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, (ast.Import, ast.ImportFrom)):
-                    text = lines[child.lineno - 1]
-                    found += [Import(name, target, child.lineno, lazy, text)
-                              for target in _targets(name, child, known)]
+                    statements.append((child, lazy))
                 inner = isinstance(child, (ast.FunctionDef, ast.Lambda,
                                            ast.AsyncFunctionDef))
                 stack.append((child, lazy or inner))
+        covered = {line for node, _ in statements
+                   for line in range(node.lineno, node.end_lineno + 1)}
+        for node, lazy in statements:
+            reason = _reason(lines, node, covered)
+            found += [Import(name, target, node.lineno, lazy, reason)
+                      for target in _targets(name, node, known)]
     return sorted(found, key=lambda i: (i.source, i.line))
+
+
+def _reason(lines, node, covered):
+    """The `# lazy:` reason on the import's lines, or on the comment line
+    just above the run of imports it belongs to."""
+    own = lines[node.lineno - 1:node.end_lineno]
+    for line in own:
+        if "# lazy:" in line:
+            return line.partition("# lazy:")[2].strip()
+    above = node.lineno - 1
+    while above in covered:
+        above -= 1
+    text = lines[above - 1].strip() if above > 0 else ""
+    return text.partition("# lazy:")[2].strip() if text.startswith(
+        "# lazy:") else ""
 
 
 def rank(module):
@@ -188,7 +208,7 @@ def violations(found=None, known=None):
         if imp.target.split(".")[0] == "ray" and not (
                 imp.source + ".").startswith(RAY_HOME + "."):
             broken["ray", imp.source, "ray"].append(imp)
-        if imp.lazy and "# lazy:" not in imp.text:
+        if imp.lazy and not imp.reason:
             broken["unreasoned", imp.source, imp.target].append(imp)
         if imp.target in known and rank(imp.target) > rank(
                 imp.source):
@@ -311,12 +331,17 @@ def test_allowlist_entries_still_happen_and_say_why():
 
 
 def test_the_graph_reader_sees_relative_and_lazy_imports(tmp_path):
-    source = 'from . import a\n\ndef f():\n    import b  # lazy: test\n'
+    source = ("from . import a\n\ndef f():\n    import b  # lazy: one\n"
+              "    # lazy: two\n    import c\n    import d\n    import e\n")
     tree = ast.parse(source)
     relative, function = tree.body[0], tree.body[1].body[0]
     known = {"pkg.m": pathlib.Path("m.py"), "pkg.a": pathlib.Path("a.py")}
     assert _targets("pkg.m", relative, known) == ["pkg.a"]
     assert _targets("pkg.m", function, known) == ["b"]
+    lines = source.splitlines()
+    covered = {1, 4, 6, 7, 8}
+    assert [_reason(lines, node, covered) for node in tree.body[1].body] \
+        == ["one", "two", "two", "two"]
     assert _runs("pkg.m", "x.y.z", {"x", "x.y", "x.y.z"}) == [
         "x.y.z", "x", "x.y"]
 

@@ -114,6 +114,7 @@ def load_weights(model, weights, file_name=None, origin=None,
                  file_hash=None):
     """Load "imagenet" weights through the Keras cache, or a user file."""
     if weights == "imagenet":
+        # lazy: read at call time: tests patch it
         from kerasish.utils.file_utils import get_file
         path = get_file(file_name, origin, cache_subdir="models",
                         file_hash=file_hash)

@@ -310,6 +310,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     >>> sorted(set(y.tolist()))
     [0.0, 2.0]
     """
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish import ops
     x = ops.convert_to_tensor(inputs)
     shape = x.shape if noise_shape is None else tuple(

@@ -27,12 +27,14 @@ def _save_legacy_weights(model, filepath):
     """Weights in the legacy (Keras 2) HDF5 layout that `load_weights`
     reads for `.h5` paths; a full legacy model file if the saving package
     has no weights-only writer."""
+    # lazy: kept out of `import kerasish`
     from kerasish.saving import legacy_h5
     writer = getattr(legacy_h5, "save_weights_to_hdf5_group", None)
     if writer is None:
         model.save(filepath, overwrite=True)
         return
-    import h5py
+    import h5py  # lazy: kept out of `import kerasish`
+    # lazy: kept out of `import kerasish`
     from kerasish.saving.file_utils import atomic_path
     with atomic_path(filepath) as tmp:
         with h5py.File(tmp, "w") as f:

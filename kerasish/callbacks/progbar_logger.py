@@ -85,9 +85,9 @@ def _interactive(stream):
 
 def _tqdm_class():
     if _in_notebook():
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # lazy: kept out of `import kerasish`
     else:
-        from tqdm import tqdm
+        from tqdm import tqdm  # lazy: kept out of `import kerasish`
     return tqdm
 
 

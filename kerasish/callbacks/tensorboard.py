@@ -9,6 +9,9 @@ from kerasish.callbacks.callback import Callback
 from kerasish.callbacks.summary_writer import (SummaryWriter,
                                                require_tensorboardx)
 from kerasish.saving.object_registration import builtin
+from kerasish.callbacks.reduce_lr_on_plateau import \
+    log_learning_rates
+import gzip
 
 
 def _profile_range(profile_batch):
@@ -228,8 +231,6 @@ class TensorBoard(Callback):
         optimizer = getattr(self.model, "optimizer", None)
         optimizer = getattr(optimizer, "inner_optimizer", optimizer)
         if optimizer is not None:
-            from kerasish.callbacks.reduce_lr_on_plateau import \
-                log_learning_rates
             log_learning_rates(optimizer, train)
         if self.write_steps_per_second:
             elapsed = max(time.time() - self._epoch_start, 1e-9)
@@ -297,8 +298,7 @@ class TensorBoard(Callback):
         run = time.strftime("%Y_%m_%d_%H_%M_%S")
         folder = os.path.join(self._train_dir, "plugins", "profile", run)
         os.makedirs(folder, exist_ok=True)
-        import gzip             # on first use: it costs `import kerasish`
-        import socket
+        import socket  # lazy: kept out of `import kerasish`
         path = os.path.join(folder, f"{socket.gethostname()}.trace.json.gz")
         with gzip.open(path, "wt") as f:
             json.dump({"traceEvents": self._trace,

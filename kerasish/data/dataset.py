@@ -24,6 +24,7 @@ import threading
 import numpy as np
 
 from kerasish import tree
+from kerasish.backend import random
 
 INFINITE = -1
 UNKNOWN = -2
@@ -207,7 +208,6 @@ class Dataset:
         if int(buffer_size) < 1:
             raise ValueError("`buffer_size` must be >= 1. Received: "
                              f"buffer_size={buffer_size}")
-        from kerasish.backend import random
         base = int(random.global_generator().rng.integers(2**31 - 1)) \
             if seed is None else int(seed)
         counter = itertools.count()

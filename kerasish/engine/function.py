@@ -11,6 +11,8 @@ from kerasish.engine.graph import map_graph
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.node import Node
 from kerasish.ops.operation import Operation
+from kerasish.ops.operation import trace_output_spec
+from kerasish.engine.functional import _run_node
 
 
 class _Source(Operation):
@@ -90,7 +92,6 @@ class Function(Operation):
             return tree.map_structure(
                 lambda t: KerasTensor(t.shape, dtype=t.dtype),
                 self._outputs_struct)
-        from kerasish.ops.operation import trace_output_spec
         return trace_output_spec(self._run, (inputs,), {})
 
     def compute_output_shape(self, input_shape):
@@ -103,7 +104,6 @@ class Function(Operation):
         return tree.map_structure(lambda t: t.shape, outputs)
 
     def _run(self, inputs):
-        from kerasish.engine.functional import _run_node
         values = {id(t): x for t, x in zip(self._inputs,
                                             tree.flatten(inputs))}
         for node in self._nodes:

@@ -18,6 +18,12 @@ from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.input_spec import InputSpec
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.model import Model
+from kerasish.engine.layer import Layer
+from kerasish.ops.operation import trace_output_spec
+from kerasish.ops import convert_to_tensor
+from kerasish.ops import cast
+from kerasish.ops import squeeze
+from kerasish.ops import expand_dims
 
 
 class Functional(Model):
@@ -61,7 +67,6 @@ class Functional(Model):
                        for n in ns if not n.is_input]
         self._check_inputs_reach_outputs()
         self._operations = operations
-        from kerasish.engine.layer import Layer
         object.__setattr__(self, "_layers", [op for op in operations
                                              if isinstance(op, Layer)])
         self._output_ids = [id(t) for t in self._outputs]
@@ -211,7 +216,6 @@ class Functional(Model):
             return tree.pack_sequence_as(
                 self._outputs_struct,
                 [KerasTensor(t.shape, t.dtype) for t in self._outputs])
-        from kerasish.ops.operation import trace_output_spec
         return trace_output_spec(self.__call__, (inputs,), {})
 
     def compute_output_shape(self, input_shape):
@@ -234,11 +238,13 @@ class Functional(Model):
 
     # -- serialization --------------------------------------------------------
     def get_config(self):
+        # lazy: kept out of `import kerasish`
         from kerasish.saving.functional_config import functional_config
         return functional_config(self)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.saving.functional_config import functional_from_config
         return functional_from_config(cls, config, custom_objects)
 
@@ -300,7 +306,6 @@ def _conform(x, ref):
     if x is None:
         return None
     if not isinstance(x, Tensor):
-        from kerasish.ops import convert_to_tensor
         x = convert_to_tensor(x)
     text_in, text_ref = x.dtype.kind in "USO", is_string_dtype(ref.dtype)
     if text_in != text_ref:
@@ -310,15 +315,12 @@ def _conform(x, ref):
             f"{x.shape}.")
     if not text_ref and x.dtype != ref.dtype:
         mask = x._keras_mask
-        from kerasish.ops import cast
         x = cast(x, ref.dtype)
         x._keras_mask = mask
     ref_rank = len(ref.shape)
     if x.ndim == ref_rank + 1 and x.shape[-1] == 1:
-        from kerasish.ops import squeeze
         x = squeeze(x, axis=-1)
     elif x.ndim == ref_rank - 1 and ref.shape[-1] == 1:
-        from kerasish.ops import expand_dims
         x = expand_dims(x, axis=-1)
     return x
 

@@ -29,6 +29,13 @@ from kerasish.engine.quantization_hooks import (QuantizationHooks,
                                                 wrap_quantize)
 from kerasish.backend.common.variable import Variable
 from kerasish.ops.symbolic import any_symbolic
+from kerasish.metrics.metric import Metric
+from kerasish import regularizers
+from kerasish import initializers, regularizers, constraints
+from kerasish import ops
+from kerasish.ops import cast
+from kerasish.ops import convert_to_tensor
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 _AUTO_CONFIG_TYPES = (str, int, float, bool, type(None))
 # Set by `__new__`, before `__init__`: constructor arguments, not children.
@@ -102,7 +109,6 @@ def _symbolic_shapes(value):
 
 
 def _metric_class():
-    from kerasish.metrics.metric import Metric
     return Metric
 
 
@@ -153,7 +159,6 @@ class Layer(Operation, QuantizationHooks):
         self._tracking_ready = False
         Operation.__init__(self, name=name)
         self._dtype_policy = dtype_policy.get(dtype)
-        from kerasish import regularizers
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self._input_shape_arg = _pop_input_shape(kwargs, type(self))
         if kwargs:
@@ -321,7 +326,6 @@ class Layer(Operation, QuantizationHooks):
         Returns:
             The new `Variable`.
         """
-        from kerasish import initializers, regularizers, constraints
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = dtype or self.variable_dtype
         if initializer is None:
@@ -423,6 +427,7 @@ class Layer(Operation, QuantizationHooks):
         plus the losses with `return_losses=True`. See
         `kerasish.backend.common.scopes.stateless_call`.
         """
+        # lazy: kept out of `import kerasish`
         from kerasish.backend.common.scopes import stateless_call
         return stateless_call(self, trainable_variables,
                               non_trainable_variables, args, kwargs,
@@ -646,7 +651,6 @@ class Layer(Operation, QuantizationHooks):
                 out._keras_mask = mask
 
     def _add_activity_loss(self, outputs):
-        from kerasish import ops
         for out in tree.flatten(outputs):
             if isinstance(out, Tensor):
                 loss = self.activity_regularizer(out)
@@ -759,7 +763,6 @@ class Layer(Operation, QuantizationHooks):
         config.update({"trainable": self.trainable,
                        "dtype": _serialize_policy(self._dtype_policy)})
         if self.activity_regularizer is not None:
-            from kerasish import regularizers
             config["activity_regularizer"] = regularizers.serialize(
                 self.activity_regularizer)
         return config
@@ -903,11 +906,9 @@ def _to_tensor(x, dtype, layer=None):
             f"objects) with shape {x.shape}.")
     if isinstance(x, Tensor):
         if dtype and x.dtype.kind == "f" and x.dtype != dtype:
-            from kerasish.ops import cast
             return cast(x, dtype)
         return x
     if isinstance(x, (np.ndarray, list, tuple, float, int, np.generic)):
-        from kerasish.ops import convert_to_tensor
         value = convert_to_tensor(x)
         if dtype and value.dtype.kind == "f" and value.dtype != dtype:
             value = Tensor(value._value.astype(dtype))
@@ -959,7 +960,6 @@ def _specs_from_shapes(shape, dtype):
 
 def _serialize_policy(policy):
     if type(policy) is not dtype_policy.DTypePolicy:
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return serialize_keras_object(policy)
     return {"module": "keras", "class_name": "DTypePolicy",
             "config": {"name": policy.name}, "registered_name": None}

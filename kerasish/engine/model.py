@@ -9,6 +9,11 @@ import json
 from kerasish.engine.layer import Layer, default_config
 from kerasish.engine.legacy_training import LegacyTrainingShims
 from kerasish.engine.trainer import Trainer
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.operation import trace_output_spec
+from kerasish import tree
+from kerasish.engine.layer import _shape_of, _symbolic_shapes
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 
 def _functional_args(args, kwargs):
@@ -45,11 +50,13 @@ class Model(LegacyTrainingShims, Trainer, Layer):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_args(args, kwargs):
+            # lazy: a top-level import would close an import circle
             from kerasish.engine.functional import Functional
             return Functional.__new__(Functional, *args, **kwargs)
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
+        # lazy: a top-level import would close an import circle
         from kerasish.engine.functional import Functional
         Trainer.__init__(self)
         if _functional_args(args, kwargs) and not isinstance(self,
@@ -90,6 +97,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
     def summary(self, line_length=None, positions=None, print_fn=None,
                 expand_nested=False, show_trainable=False, layer_range=None):
         """Print Keras's table of layers, output shapes and parameters."""
+        # lazy: kept out of `import kerasish`
         from kerasish.engine.summary import print_summary
         print_summary(self, line_length=line_length, positions=positions,
                       print_fn=print_fn, expand_nested=expand_nested,
@@ -97,8 +105,6 @@ class Model(LegacyTrainingShims, Trainer, Layer):
 
     def build(self, input_shape):
         """Build a subclassed model by running it once on placeholders."""
-        from kerasish.backend.common.keras_tensor import KerasTensor
-        from kerasish.ops.operation import trace_output_spec
         if self.built:
             return
         shapes = _shape_structure(input_shape)
@@ -117,8 +123,6 @@ class Model(LegacyTrainingShims, Trainer, Layer):
         if type(self).build is Model.build:
             # Record the input shape as Keras does: saved files then carry
             # a build_config that rebuilds the model when loaded.
-            from kerasish import tree
-            from kerasish.engine.layer import _shape_of, _symbolic_shapes
             first = args[0] if args else next(iter(kwargs.values()), None)
             self._build_shapes_dict = {"input_shape": _symbolic_shapes(
                 tree.map_structure(_shape_of, first))}
@@ -153,6 +157,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
         >>> model.layers[0].dtype_policy
         <QuantizedDTypePolicy "int8_from_float32">
         """
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.model_quantization import quantize_model
         quantize_model(self, mode, config, filters, **kwargs)
         traces = self.__dict__.get("_step_traces")
@@ -172,6 +177,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
     # -- saving ---------------------------------------------------------------
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         """Save to `.keras` (zip) or legacy `.h5`."""
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_api
         saving_api.save_model(self, filepath, overwrite=overwrite,
                               zipped=zipped, **kwargs)
@@ -179,24 +185,26 @@ class Model(LegacyTrainingShims, Trainer, Layer):
     def __reduce__(self):
         # Pickling (and deep-copying) a model: it travels as its .keras
         # file (saving/pickling.py), as in Keras.
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import pickling
         return pickling.model_from_bytes, (pickling.model_to_bytes(self),)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Save the weights to a `.weights.h5` file."""
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_api
         saving_api.save_weights(self, filepath, overwrite=overwrite,
                                 max_shard_size=max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
         """Load weights from `.weights.h5`, `.keras` or legacy `.h5`."""
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_api
         saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch,
                                 **kwargs)
 
     def to_json(self, **kwargs):
         """The model's config as a JSON string (`model_from_json` reads it)."""
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return json.dumps(serialize_keras_object(self), **kwargs)
 
     @default_config
@@ -207,6 +215,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        # lazy: a top-level import would close an import circle
         from kerasish.engine.functional import Functional
         if "layers" in config and "input_layers" in config:
             return Functional.from_config.__func__(
@@ -226,6 +235,7 @@ def _shape_structure(shape):
 
 def _make_functional(cls):
     """Let a Model subclass initialised with inputs/outputs be Functional."""
+    # lazy: a top-level import would close an import circle
     from kerasish.engine.functional import Functional
     if issubclass(cls, Functional):
         return

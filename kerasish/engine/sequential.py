@@ -13,6 +13,9 @@ from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.layer import Layer
 from kerasish.engine.model import Model
 from kerasish.saving.object_registration import builtin
+from kerasish.engine.functional import Functional
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import deserialize_keras_object
 
 
 @builtin("keras")
@@ -138,7 +141,6 @@ class Sequential(Model):
             for layer in self._layers[1:]:
                 _check_single_input(layer)
                 x = layer(x)
-        from kerasish.engine.functional import Functional
         object.__setattr__(self, "_functional",
                            Functional(self._layers[0].output, x))
         self._build_shapes_dict = {"input_shape": input_shape}
@@ -222,7 +224,6 @@ class Sequential(Model):
 
     # -- serialization --------------------------------------------------------
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         config = {"name": self.name, "trainable": self.trainable,
                   "dtype": _policy_config(self),
                   "layers": [serialize_keras_object(layer)
@@ -233,7 +234,6 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.saving.serialization_lib import deserialize_keras_object
         if "layers" not in config:
             raise ValueError(
                 "A Sequential model configuration must be a dictionary "

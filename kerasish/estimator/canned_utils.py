@@ -3,6 +3,10 @@ the combined train op, labels/weights helpers."""
 import numpy as np
 
 from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish import optimizers
+from kerasish.estimator.variable_store import active_store
+from kerasish.backend import tape as tape_module
+from kerasish.estimator.mode_keys import ModeKeys
 
 _OPTIMIZERS = {"Adagrad": "Adagrad", "Adam": "Adam", "Ftrl": "Ftrl",
                "RMSProp": "RMSprop", "SGD": "SGD"}
@@ -29,7 +33,6 @@ def get_optimizer_instance(optimizer, learning_rate):
     >>> type(opt).__name__, round(float(opt.learning_rate.numpy()), 2)
     ('Adagrad', 0.05)
     """
-    from kerasish import optimizers
     if isinstance(optimizer, str):
         if optimizer not in _OPTIMIZERS:
             raise ValueError(f"Unsupported optimizer name: {optimizer}. "
@@ -58,7 +61,6 @@ def per_call(key, factory):
     `train`/`evaluate`/`predict` call, so layers are not rebuilt for every
     batch; outside an Estimator it just calls `factory`.
     """
-    from kerasish.estimator.variable_store import active_store
     store = active_store()
     return factory() if store is None else store.memo(key, factory)
 
@@ -67,7 +69,6 @@ def train_op_fn(pairs):
     """A `train_op_fn(loss)` applying each `(optimizer, variables)` pair's
     gradients, all computed from one backward pass of the loss."""
     def fn(loss):
-        from kerasish.backend import tape as tape_module
         tapes = tape_module.active_tapes()
         if not tapes:
             raise ValueError("A premade model_fn must run under an "
@@ -91,7 +92,6 @@ def estimator_spec(head, features, labels, mode, logits, parts):
             part: `key` names the per-call optimizer, `optimizer` and
             `learning_rate` go to `get_optimizer_instance`.
     """
-    from kerasish.estimator.mode_keys import ModeKeys
     fn = None
     if mode == ModeKeys.TRAIN:
         fn = train_op_fn([

@@ -24,6 +24,10 @@ import numpy as np
 from kerasish.backend import dtypes
 from kerasish.backend.common import naming
 from kerasish.backend.common import variable as variable_module
+from kerasish.backend.common.variable import Variable
+import h5py
+from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.h5_store import safe_dataset
 
 FORMAT = "kerasish.estimator.checkpoint"
 
@@ -54,7 +58,6 @@ class VariableStore:
 
     def create_global_step(self):
         """Create the int64 `global_step` variable (TF's name)."""
-        from kerasish.backend.common.variable import Variable
         with self.scope():
             self.global_step = Variable(np.zeros((), np.int64),
                                         dtype="int64", trainable=False,
@@ -228,8 +231,6 @@ def _assign(path, target, value):
 
 def write_checkpoint(filepath, arrays, attributes=None):
     """Write `{path: array}` to an HDF5 file (atomically)."""
-    import h5py
-    from kerasish.saving.file_utils import atomic_path
     with atomic_path(filepath) as tmp:
         with h5py.File(tmp, "w") as f:
             f.attrs["format"] = FORMAT
@@ -241,8 +242,6 @@ def write_checkpoint(filepath, arrays, attributes=None):
 
 def read_checkpoint(filepath):
     """`{path: array}` of an HDF5 checkpoint written by `write_checkpoint`."""
-    import h5py
-    from kerasish.saving.h5_store import safe_dataset
     try:
         f = h5py.File(filepath, "r")
     except OSError as e:

@@ -7,6 +7,11 @@ from kerasish.engine.layer import Layer
 from kerasish.feature_column.base import (DenseColumn, FeatureCache,
                                           normalize_columns)
 from kerasish.saving.object_registration import builtin
+from kerasish import initializers
+from kerasish.backend.common.variable import Variable
+from kerasish.feature_column.serialization import serialize
+from kerasish.feature_column.serialization import deserialize
+from kerasish import ops
 
 
 class ColumnsLayer(Layer):
@@ -35,8 +40,6 @@ class ColumnsLayer(Layer):
     def add_column_weight(self, column, name, shape, initializer,
                           trainable=True):
         """A weight of `column`, at `<layer path>/<column name>/<name>`."""
-        from kerasish import initializers
-        from kerasish.backend.common.variable import Variable
         with naming.name_scope(self.name), naming.name_scope(column.name):
             variable = Variable(initializers.get(initializer), shape=shape,
                                 dtype=self.variable_dtype,
@@ -69,7 +72,6 @@ class ColumnsLayer(Layer):
         return KerasTensor(self.compute_output_shape(shapes), "float32")
 
     def get_config(self):
-        from kerasish.feature_column.serialization import serialize
         config = super().get_config()
         config["feature_columns"] = [serialize(c)
                                      for c in self._feature_columns]
@@ -77,7 +79,6 @@ class ColumnsLayer(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.feature_column.serialization import deserialize
         config = dict(config)
         config["feature_columns"] = [deserialize(c, custom_objects)
                                      for c in config["feature_columns"]]
@@ -123,7 +124,6 @@ class DenseFeatures(ColumnsLayer):
                          trainable=trainable, name=name, **kwargs)
 
     def call(self, features, cols_to_output_tensors=None, training=None):
-        from kerasish import ops
         cache = FeatureCache(features)
         outputs = []
         for column in self._feature_columns:

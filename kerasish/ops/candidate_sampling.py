@@ -273,6 +273,7 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true,
 
 
 def _table(weights):
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     if isinstance(weights, (list, tuple)):
         return ops.concatenate(list(weights), axis=0)
@@ -284,6 +285,7 @@ def _sampled_logits(weights, biases, labels, inputs, num_sampled,
                     remove_accidental_hits, seed):
     """TF's `_compute_sampled_logits`: `(logits, soft labels)`, each
     `(batch_size, num_true + num_sampled)`."""
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     classes = _true_classes(labels, num_true, "sampled loss labels")
     if sampled_values is None:
@@ -356,6 +358,7 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled,
     >>> round(float(loss.numpy()[0]), 4)  # the full softmax loss
     0.3408
     """
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     logits, targets = _sampled_logits(
         weights, biases, labels, inputs, num_sampled, num_classes, num_true,
@@ -398,6 +401,7 @@ def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes,
     ...          num_sampled=3, num_classes=10, seed=1).shape
     (2,)
     """
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     logits, targets = _sampled_logits(
         weights, biases, labels, inputs, num_sampled, num_classes, num_true,

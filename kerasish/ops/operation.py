@@ -13,6 +13,8 @@ from kerasish.backend.tensor import Tensor
 from kerasish.backend.common import call_context, naming
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.node import Node
+from kerasish.ops.symbolic import any_symbolic
+from kerasish.backend.dtypes import numpy_dtype
 
 
 class Operation:
@@ -58,7 +60,6 @@ class Operation:
         self._outbound_nodes = []
 
     def __call__(self, *args, **kwargs):
-        from kerasish.ops.symbolic import any_symbolic
         if any_symbolic(args, kwargs):
             return self.symbolic_call(*args, **kwargs)
         return self.call(*args, **kwargs)
@@ -168,7 +169,6 @@ class OpCall(Operation):
         return {"name": self.name}
 
     def __call__(self, *args, **kwargs):
-        from kerasish.ops.symbolic import any_symbolic
         if any_symbolic(args, kwargs):
             return self.symbolic_call(*args, **kwargs)
         return self.fn(*args, **kwargs)
@@ -222,6 +222,7 @@ def trace_output_spec(fn, args, kwargs, sizes=None):
     it sees is not moved by being called on `Input`s.
     """
     # Imported here: `import kerasish` leaves the scopes module unloaded.
+    # lazy: kept out of `import kerasish`
     from kerasish.backend.common.scopes import StatelessScope
     if sizes is None:
         sizes = _affordable(_LAYER_TRACE_SIZES, args, kwargs)
@@ -254,7 +255,6 @@ def symbolic_shape(shape):
 def _placeholder(x, sizes):
     if not isinstance(x, KerasTensor):
         return x
-    from kerasish.backend.dtypes import numpy_dtype
     first, other = sizes
     shape = tuple((first if i == 0 else other) if d is None else d
                   for i, d in enumerate(x.shape))

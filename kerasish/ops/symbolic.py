@@ -46,6 +46,7 @@ def keras_op(fn=None, *, spec=None):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if (args or kwargs) and any_symbolic(args, kwargs):
+            # lazy: a top-level import would close an import circle
             from kerasish.ops.operation import OpCall
             return OpCall(fn, fn.__name__, spec=spec)(*args, **kwargs)
         return fn(*args, **kwargs)

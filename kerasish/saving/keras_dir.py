@@ -11,6 +11,7 @@ import shutil
 import tempfile
 
 from kerasish.saving import assets, saving_lib
+import h5py
 
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", \
     "model.weights.h5"
@@ -23,7 +24,6 @@ def is_keras_dir(path):
 
 
 def _write(model, folder, include_optimizer):
-    import h5py
     config = saving_lib.model_config(model, include_optimizer)
     with open(os.path.join(folder, _METADATA), "w") as f:
         json.dump(saving_lib._metadata(), f)

@@ -14,6 +14,7 @@ _DEFAULT = {}
 
 
 def _active_model():
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.train.monitored_session import active_session_model
     return active_session_model()
 

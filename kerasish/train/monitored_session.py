@@ -35,6 +35,11 @@ from kerasish.train.session import RunMetadata, RunOptions
 from kerasish.train.session_run_hook import (SessionRunArgs,
                                              SessionRunContext,
                                              SessionRunValues)
+from kerasish.callbacks.callback import Callback
+from kerasish.train.callback_hooks import CallbackHook
+from kerasish.train.stages import as_stages
+from kerasish.train.stages import as_stage
+from kerasish.train.session_creator import ChiefSessionCreator
 
 logger = logging.getLogger("kerasish.train")
 _local = threading.local()
@@ -47,8 +52,6 @@ def active_session_model():
 
 
 def _as_hooks(hooks):
-    from kerasish.callbacks.callback import Callback
-    from kerasish.train.callback_hooks import CallbackHook
     out, pending = [], []
     for hook in hooks or []:
         if isinstance(hook, Callback):
@@ -138,7 +141,6 @@ class MonitoredSession:
                 "MonitoredSession needs a session creator with the model to "
                 "train, e.g. `MonitoredSession(ChiefSessionCreator(model="
                 "model))`.")
-        from kerasish.train.stages import as_stages
         self._creator = session_creator
         self._hooks = _as_hooks(hooks)
         self._stages = as_stages(stages)
@@ -188,7 +190,6 @@ class MonitoredSession:
 
     def add_stage(self, stage, every_n_steps=None, every_n_secs=None):
         """Register a `Stage` or `fn(session, ctx)` run every N steps."""
-        from kerasish.train.stages import as_stage
         self._stages.append(as_stage(stage, every_n_steps, every_n_secs))
 
     # -- running -------------------------------------------------------------
@@ -378,7 +379,6 @@ class SingularMonitoredSession(MonitoredSession):
                  checkpoint_dir=None, stop_grace_period_secs=120,
                  checkpoint_filename_with_path=None, model=None, input=None,
                  stages=None):
-        from kerasish.train.session_creator import ChiefSessionCreator
         creator = ChiefSessionCreator(
             scaffold=scaffold, master=master, config=config,
             checkpoint_dir=checkpoint_dir,

@@ -3,6 +3,7 @@
 `kerasish.Input` returns one; calling layers or ops on KerasTensors records
 `Node`s, from which `Model(inputs, outputs)` builds its graph.
 """
+from kerasish.backend.dtypes import standardize_dtype
 
 
 class KerasTensor:
@@ -22,7 +23,6 @@ class KerasTensor:
 
     def __init__(self, shape, dtype="float32", sparse=False, ragged=False,
                  record_history=True, name=None):
-        from kerasish.backend.dtypes import standardize_dtype
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = standardize_dtype(dtype)
         self.sparse = bool(sparse)

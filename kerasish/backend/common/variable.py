@@ -12,6 +12,7 @@ import numpy as np
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
 from kerasish.backend.common import naming
+from kerasish.backend import shape as S
 
 # A variable store (kerasish.estimator's: TF1's `get_variable` reuse, for a
 # model_fn called again for every batch) sets `_store.active`: a variable
@@ -128,7 +129,6 @@ class Variable(Tensor):
     @property
     def value(self):
         """The current value as a tensor (recorded on active tapes)."""
-        from kerasish.backend import shape as S
         return S.identity(self)
 
     def _rows_source(self, ids):

@@ -10,6 +10,7 @@ from kerasish.ops.operation import trace_output_spec
 from kerasish.saving import lambda_code
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
+from kerasish.engine.layer import _specs_from_shapes, _shape_of
 
 
 def _is_lambda(fn):
@@ -132,7 +133,6 @@ class Lambda(Layer):
     def compute_output_spec(self, *args, **kwargs):
         if self._output_shape is None:
             return Layer.compute_output_spec(self, *args, **kwargs)
-        from kerasish.engine.layer import _specs_from_shapes, _shape_of
         shapes = tree.map_structure(_shape_of, args[0])
         return _specs_from_shapes(self.compute_output_shape(shapes),
                                   self.compute_dtype)

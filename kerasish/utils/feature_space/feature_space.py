@@ -22,6 +22,7 @@ from kerasish.saving.object_registration import builtin
 from kerasish.utils.feature_space import data as fs_data
 from kerasish.utils.feature_space.merging import merge_features
 from kerasish.utils.feature_space.specs import Cross, Feature, TFDIdentity
+from kerasish.data import Dataset
 
 _STRING_TYPES = ("float", "float_normalized", "float_rescaled",
                  "float_discretized", "integer_categorical",
@@ -300,7 +301,6 @@ class FeatureSpace(_FeatureTypes, Layer):
 
     # -- calling --------------------------------------------------------------
     def __call__(self, data):
-        from kerasish.data import Dataset
         self._check_if_built()
         if isinstance(data, Dataset):
             return data.map(self._map_element)
@@ -363,5 +363,6 @@ class FeatureSpace(_FeatureTypes, Layer):
         Args:
             filepath: Path ending in `.keras`.
         """
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_lib
         saving_lib.save_model(self, str(filepath))
