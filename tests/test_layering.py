@@ -68,7 +68,7 @@ RANKS = {
     "kerasish.engine.compile_utils": TRAINING,
     "kerasish.engine.compile_nested": TRAINING,
     "kerasish.engine.legacy_training": TRAINING,
-    "kerasish.engine.step_trace": TRAINING,
+    "kerasish.engine.step_capture": TRAINING,
     # Data adapters, epoch iterator, the step runner; the runtimes beside.
     "kerasish.engine.data_adapters": LOOPS,
     "kerasish.engine.epoch_iterator": LOOPS,

@@ -31,8 +31,8 @@ from kerasish.backend import autocast as _autocast
 from kerasish.backend.autocast import _state as _autocast_state
 from kerasish.backend.tape import _local as _state
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _state as _trace_state
-from kerasish.backend.trace import traced_call
+from kerasish.backend.capture import _state as _trace_state
+from kerasish.backend.capture import traced_call
 from kerasish.backend import config
 
 

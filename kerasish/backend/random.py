@@ -12,7 +12,7 @@ import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import note_escape, traced_draw
+from kerasish.backend.capture import note_escape, traced_draw
 
 
 class SeedGenerator:

@@ -15,7 +15,7 @@ from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.backend.tensor import Tensor
 
 class _State(threading.local):
-    """What this thread records: its tapes, and a `backend.trace`
+    """What this thread records: its tapes, and a `backend.capture`
     capture (class defaults: every thread starts with neither)."""
     tapes = None
     tracer = None

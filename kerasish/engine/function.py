@@ -11,7 +11,7 @@ from kerasish.engine.graph import map_graph
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.node import Node
 from kerasish.ops.operation import Operation
-from kerasish.ops.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.engine.functional import _run_node
 
 
@@ -92,7 +92,7 @@ class Function(Operation):
             return tree.map_structure(
                 lambda t: KerasTensor(t.shape, dtype=t.dtype),
                 self._outputs_struct)
-        return trace_output_spec(self._run, (inputs,), {})
+        return infer_output_spec(self._run, (inputs,), {})
 
     def compute_output_shape(self, input_shape):
         """Output shape(s) for input shape(s) in the inputs' structure."""

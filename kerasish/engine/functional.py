@@ -19,7 +19,7 @@ from kerasish.engine.input_spec import InputSpec
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.model import Model
 from kerasish.engine.layer import Layer
-from kerasish.ops.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.ops import convert_to_tensor
 from kerasish.ops import cast
 from kerasish.ops import squeeze
@@ -216,7 +216,7 @@ class Functional(Model):
             return tree.pack_sequence_as(
                 self._outputs_struct,
                 [KerasTensor(t.shape, t.dtype) for t in self._outputs])
-        return trace_output_spec(self.__call__, (inputs,), {})
+        return infer_output_spec(self.__call__, (inputs,), {})
 
     def compute_output_shape(self, input_shape):
         # As Keras: the graph is traced on inputs of the given shapes (with

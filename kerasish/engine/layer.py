@@ -24,7 +24,7 @@ from kerasish.engine.input_spec import assert_input_compatibility
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.node import Node
 from kerasish.ops.operation import (Operation, symbolic_shape,
-                                       trace_output_spec)
+                                       infer_output_spec)
 from kerasish.engine.quantization_hooks import (QuantizationHooks,
                                                 wrap_quantize)
 from kerasish.backend.common.variable import Variable
@@ -714,7 +714,7 @@ class Layer(Operation, QuantizationHooks):
             shapes = tree.map_structure(_shape_of, first)
             out_shape = self.compute_output_shape(shapes)
             return _specs_from_shapes(out_shape, self.compute_dtype)
-        return trace_output_spec(self.__call__, args, kwargs)
+        return infer_output_spec(self.__call__, args, kwargs)
 
     def compute_output_shape(self, *args, **kwargs):
         """Output shape(s) for the given input shape(s)."""
@@ -722,7 +722,7 @@ class Layer(Operation, QuantizationHooks):
         placeholders = (first if hasattr(first, "shape") else
                         _specs_from_shapes(_as_shapes(first),
                                            self.compute_dtype))
-        spec = trace_output_spec(self.__call__, (placeholders,), {})
+        spec = infer_output_spec(self.__call__, (placeholders,), {})
         return tree.map_structure(lambda t: t.shape, spec)
 
     # -- graph introspection --------------------------------------------------

@@ -10,7 +10,7 @@ from kerasish.engine.layer import Layer, default_config
 from kerasish.engine.legacy_training import LegacyTrainingShims
 from kerasish.engine.trainer import Trainer
 from kerasish.backend.common.keras_tensor import KerasTensor
-from kerasish.ops.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish import tree
 from kerasish.engine.layer import _shape_of, _symbolic_shapes
 from kerasish.saving.serialization_lib import serialize_keras_object
@@ -114,7 +114,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
             placeholders = {k: KerasTensor(v) for k, v in shapes.items()}
         else:
             placeholders = [KerasTensor(s) for s in shapes]
-        trace_output_spec(self.__call__, (placeholders,), {})
+        infer_output_spec(self.__call__, (placeholders,), {})
         self.built = True
 
     def _maybe_build(self, args, kwargs):

@@ -26,7 +26,7 @@ from kerasish.saving.serialization_lib import \
     deserialize_keras_object
 from kerasish import ops
 from kerasish.backend.common.keras_tensor import KerasTensor
-from kerasish.ops.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.optimizers.base_optimizer import Optimizer
 
 
@@ -70,7 +70,7 @@ class Trainer:
             run_eagerly: If `True`, every step runs eagerly. Otherwise
                 (the default) the forward pass and loss of a step are
                 recorded once per input signature and replayed, as Keras
-                compiles them (see `engine.step_trace`).
+                compiles them (see `engine.step_capture`).
             steps_per_execution: Int. The number of batches to run
                 between batch hooks (defaults to 1). As in Keras, batch
                 callbacks then see `on_*_batch_begin(first_step)` and
@@ -115,7 +115,7 @@ class Trainer:
         self._jit_compile = (not run_eagerly) if jit_compile == "auto" \
             else jit_compile
         # lazy: kept out of `import kerasish`
-        from kerasish.engine.step_trace import StepTraces
+        from kerasish.engine.step_capture import StepTraces
         object.__setattr__(self, "_step_traces", StepTraces())
         self.steps_per_execution = _checked_steps_per_execution(
             steps_per_execution)
@@ -520,7 +520,7 @@ class Trainer:
         placeholders = tree.map_structure(
             lambda a: KerasTensor(np.shape(a), dtype=str(np.asarray(a).dtype))
             if a is not None else None, x)
-        trace_output_spec(self.__call__, (placeholders,), {})
+        infer_output_spec(self.__call__, (placeholders,), {})
         self.built = True
 
 

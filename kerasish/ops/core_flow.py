@@ -18,7 +18,7 @@ from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.numpy_join import concatenate, stack
 from kerasish.ops.numpy_shape import flip
 from kerasish.ops.symbolic import keras_op
-from kerasish.ops.traced import spec_op
+from kerasish.ops.spec_ops import spec_op
 
 
 def cond(pred, true_fn, false_fn):

@@ -14,7 +14,7 @@ from kerasish.ops import numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.linalg import _assert_2d, _float, _float_dtype
 from kerasish.ops.symbolic import keras_op
-from kerasish.ops.traced import spec_op
+from kerasish.ops.spec_ops import spec_op
 from kerasish.backend.tape import GradientTape
 
 _MATRIX_ORDS = (None, "fro", "nuc", math.inf, -math.inf, 1, -1, 2, -2)

@@ -74,7 +74,7 @@ class Operation:
         return outputs
 
     def compute_output_spec(self, *args, **kwargs):
-        return trace_output_spec(self.call, args, kwargs,
+        return infer_output_spec(self.call, args, kwargs,
                                  sizes=op_trace_sizes(args, kwargs))
 
     @property
@@ -213,7 +213,7 @@ def op_trace_sizes(args, kwargs):
     return _affordable(_OP_TRACE_SIZES, args, kwargs)
 
 
-def trace_output_spec(fn, args, kwargs, sizes=None):
+def infer_output_spec(fn, args, kwargs, sizes=None):
     """Infer output KerasTensors by running `fn` twice on zero arrays.
 
     `sizes` are the placeholder sizes of unknown dims per run (default:

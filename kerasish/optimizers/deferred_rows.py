@@ -34,7 +34,7 @@ again (the next step defers anew).
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _raw_get
+from kerasish.backend.capture import _raw_get
 from kerasish.backend.common.variable import Variable
 
 _MAX_TERMS = 16         # series terms: a relative error below 0.1^16

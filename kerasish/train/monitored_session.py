@@ -259,7 +259,7 @@ class MonitoredSession:
 
     def _before_run(self, ctx, feed_dict, options):
         requests, feeds = {}, {}
-        trace = options.trace_level if options is not None else 0
+        trace_level = options.trace_level if options is not None else 0
         check = bool(options is not None and options.check_finite)
         for i, hook in enumerate(self._hooks):
             args = hook.before_run(ctx)
@@ -272,14 +272,14 @@ class MonitoredSession:
                                 "Same tensor is fed by two hooks.")
                 feeds.update(args.feed_dict)
             if args.options is not None:
-                trace = max(trace, args.options.trace_level)
+                trace_level = max(trace_level, args.options.trace_level)
                 check = check or args.options.check_finite
         if feed_dict:
             _check_disjoint(feeds, feed_dict,
                             "Same tensor is fed by a SessionRunHook and "
                             "user.")
             feeds.update(feed_dict)
-        return requests, feeds, RunOptions(trace, check)
+        return requests, feeds, RunOptions(trace_level, check)
 
     def _run_stages(self, logs):
         if self._in_stage or not self._stages:

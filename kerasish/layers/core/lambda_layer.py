@@ -6,7 +6,7 @@ import types
 from kerasish import tree
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.ops.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.saving import lambda_code
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
@@ -126,7 +126,7 @@ class Lambda(Layer):
             if isinstance(shape, dict):
                 return {k: placeholders(v) for k, v in shape.items()}
             return [placeholders(s) for s in shape]
-        spec = trace_output_spec(self.__call__, (placeholders(input_shape),),
+        spec = infer_output_spec(self.__call__, (placeholders(input_shape),),
                                  {})
         return tree.map_structure(lambda t: t.shape, spec)
 

@@ -16,7 +16,7 @@ from kerasish.backend import random as random_backend
 from kerasish.backend.tensor import Tensor
 from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.ops.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.layers.preprocessing.image import factors
 from kerasish.layers.preprocessing.image.bounding_boxes import formats
 from kerasish.layers.preprocessing.image.bounding_boxes.validation import (
@@ -226,7 +226,7 @@ class BaseImagePreprocessingLayer(Layer):
         generators = self._seed_generators
         states = [g.get_state() for g in generators]
         try:
-            return trace_output_spec(self.call, (data,),
+            return infer_output_spec(self.call, (data,),
                                      {"training": training is not False})
         finally:
             for generator, state in zip(generators, states):

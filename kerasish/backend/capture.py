@@ -257,7 +257,7 @@ class Trace:
         """The array-level `Program` of this trace (built once)."""
         if self._program is None:
             # lazy: kept out of `import kerasish`
-            from kerasish.backend.trace_program import Program
+            from kerasish.backend.capture_program import Program
             self._program = Program(self)
         return self._program
 
