@@ -346,6 +346,37 @@ def test_the_graph_reader_sees_relative_and_lazy_imports(tmp_path):
         "x.y.z", "x", "x.y"]
 
 
+def test_the_rules_catch_what_they_name():
+    known = {name: None for name in (
+        "kerasish.backend.tensor", "kerasish.engine.layer",
+        "kerasish.ops.core", "kerasish.distribute.ps.worker")}
+    found = [
+        Import("kerasish.backend.tensor", "kerasish.engine.layer", 1, False,
+               ""),
+        Import("kerasish.engine.layer", "kerasish.ops.core", 2, True, ""),
+        Import("kerasish.engine.layer", "ray", 3, True, "optional"),
+        Import("kerasish.distribute.ps.worker", "ray", 4, True, "optional"),
+        Import("kerasish.ops.core", "kerasish.ops.core", 5, True, "why")]
+    assert sorted(violations(found, known)) == [
+        ("ray", "kerasish.engine.layer", "ray"),
+        ("unreasoned", "kerasish.engine.layer", "kerasish.ops.core"),
+        ("up", "kerasish.backend.tensor", "kerasish.engine.layer")]
+
+
+def test_a_circle_counts_module_level_imports_and_package_inits():
+    known = {"p", "p.a", "p.b", "q", "q.c"}
+    both_ways = [Import("p.a", "p.b", 1, False, ""),
+                 Import("p.b", "p.a", 1, False, "")]
+    assert circles(both_ways, known) == [["p.a", "p.b"]]
+    assert circles(both_ways[:1] + [Import("p.b", "p.a", 1, True, "x")],
+                   known) == []
+    # importing q.c runs q/__init__, which imports p.a back
+    through_init = [Import("p.a", "q.c", 1, False, ""),
+                    Import("q", "p.a", 1, False, "")]
+    assert circles(through_init, known) == [["p.a", "q"]]
+    assert circles(through_init, known, cut={("q", "p.a")}) == []
+
+
 if __name__ == "__main__":
     broken = violations(_FOUND, _KNOWN)
     cut = {(s, t) for kind, s, t in _ALLOWED if kind == "circle"}
