@@ -6,8 +6,8 @@ from kerasish.version import __version__  # noqa: F401
 from kerasish import backend, ops, tree  # noqa: F401
 from kerasish.backend.tape import GradientTape  # noqa: F401
 from kerasish.backend.tensor import Tensor  # noqa: F401
-from kerasish.engine.variable import Variable  # noqa: F401
-from kerasish.engine.keras_tensor import KerasTensor  # noqa: F401
+from kerasish.backend.common.variable import Variable  # noqa: F401
+from kerasish.backend.common.keras_tensor import KerasTensor  # noqa: F401
 from kerasish.engine.dtype_policy import DTypePolicy  # noqa: F401
 from kerasish import (activations, initializers, regularizers,  # noqa: F401
                       constraints, losses, metrics, optimizers, layers,
@@ -22,6 +22,7 @@ from kerasish.callbacks import Callback  # noqa: F401
 from kerasish.backend.random import SeedGenerator  # noqa: F401
 from kerasish import data  # noqa: F401,E402
 from kerasish import feature_column  # noqa: F401,E402
+import importlib
 
 # Namespaces and names loaded on first use (keeps `import kerasish` fast).
 _LAZY_MODULES = ("dtype_policies", "mixed_precision", "quantizers",
@@ -32,17 +33,18 @@ _LAZY_MODULES += ("legacy", "distribution", "distillation",
                   "wrappers", "train", "estimator")
 _LAZY_NAMES.update({
     "Function": "kerasish.engine.function",
-    "Operation": "kerasish.engine.operation",
+    "Operation": "kerasish.ops.operation",
     "Initializer": "kerasish.initializers",
     "Regularizer": "kerasish.regularizers",
-    "name_scope": "kerasish.engine.scopes", "device": "kerasish.engine.scopes",
-    "RematScope": "kerasish.engine.scopes", "remat": "kerasish.engine.scopes",
-    "StatelessScope": "kerasish.engine.scopes",
-    "SymbolicScope": "kerasish.engine.scopes"})
+    "name_scope": "kerasish.backend.common.scopes",
+    "device": "kerasish.backend.common.scopes",
+    "RematScope": "kerasish.backend.common.scopes",
+    "remat": "kerasish.backend.common.scopes",
+    "StatelessScope": "kerasish.backend.common.scopes",
+    "SymbolicScope": "kerasish.backend.common.scopes"})
 
 
 def __getattr__(name):
-    import importlib
     if name in _LAZY_MODULES:
         return importlib.import_module(f"kerasish.{name}")
     if name in _LAZY_NAMES:

@@ -16,6 +16,11 @@ import os
 import sys
 
 import numpy as np
+from kerasish.saving import saving_api
+from kerasish.saving import state_walk
+import h5py
+from kerasish.utils import plotting
+from kerasish.version import __version__
 
 _MODEL_EXTENSIONS = (".keras", ".h5", ".hdf5")
 
@@ -47,7 +52,6 @@ def _check_model_path(path):
 
 def load(path, compile=True, safe_mode=True):
     """Load a model file for a command; errors become `CommandError`s."""
-    from kerasish.saving import saving_api
     _check_model_path(path)
     try:
         return saving_api.load_model(path, compile=compile,
@@ -133,7 +137,6 @@ def _h5_arrays(h5file):
 
 def _model_arrays(model):
     """{weights-file path: array} and {path: variable path} of a model."""
-    from kerasish.saving import state_walk
     arrays, labels = {}, {}
     for path, obj in state_walk.walk(model):
         for i, variable in enumerate(state_walk.own_variables(obj)):
@@ -144,7 +147,6 @@ def _model_arrays(model):
 
 
 def _read_h5(path, reader):
-    import h5py
     try:
         with h5py.File(path, "r") as f:
             return reader(f)
@@ -239,7 +241,6 @@ def cmd_diff(args):
 # -- plot ---------------------------------------------------------------------
 def cmd_plot(args):
     """Draw the model with plot_model, next to the file or to -o."""
-    from kerasish.utils import plotting
     output = args.output or os.path.splitext(
         args.file.rstrip(os.sep))[0] + ".png"
     model = load(args.file, compile=False, safe_mode=not args.unsafe)
@@ -320,7 +321,6 @@ def _add_plot(commands, common):
 
 def build_parser():
     """The `kerasish` argument parser (one sub-command per task)."""
-    from kerasish.version import __version__
     parser = argparse.ArgumentParser(
         prog="kerasish", description="Inspect, convert, compare and draw "
         "Keras model files (.keras, .h5, .weights.h5).")

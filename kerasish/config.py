@@ -7,7 +7,7 @@ from kerasish.engine.dtype_policy import (dtype_policy,  # noqa: F401
                                           set_dtype_policy)
 from kerasish.saving.serialization_lib import (  # noqa: F401
     enable_unsafe_deserialization)
-from kerasish.utils.config_utils import (  # noqa: F401,E402
+from kerasish.backend.common.global_state import (  # noqa: F401,E402
     enable_interactive_logging, disable_interactive_logging,
     is_interactive_logging_enabled, enable_traceback_filtering,
     disable_traceback_filtering, is_traceback_filtering_enabled,

@@ -12,13 +12,24 @@ The rules are Keras 3's (its optree backend):
   class), same lengths and same dict keys (any two dict kinds match).
 """
 import collections
+import warnings
 
-from kerasish.engine.tracking import TrackedDict as _TrackedDict
-from kerasish.engine.tracking import TrackedList as _TrackedList
+_SEQUENCES = (list, tuple, collections.deque)
+_DICTS = (dict, collections.OrderedDict, collections.defaultdict)
+_LISTS = (list,)
 
-_SEQUENCES = (list, tuple, collections.deque, _TrackedList)
-_DICTS = (dict, collections.OrderedDict, collections.defaultdict,
-          _TrackedDict)
+
+def _register_tracked(tracked_list, tracked_dict):
+    """Nest a layer's tracked list and dict like `list` and `dict`.
+
+    `backend/common/tracking.py` calls this when it defines them, so no
+    tracked container exists before `tree` knows it (and `tree`, below the
+    backend, imports nothing of it).
+    """
+    global _SEQUENCES, _DICTS, _LISTS
+    _SEQUENCES += (tracked_list,)
+    _DICTS += (tracked_dict,)
+    _LISTS += (tracked_list,)
 
 
 class MAP_TO_NONE:
@@ -210,7 +221,7 @@ def _kind(structure):
     t = type(structure)
     if t in _DICTS:
         return dict
-    return list if t is _TrackedList else t
+    return list if t in _LISTS else t
 
 
 def _check_node(expected, actual):
@@ -329,7 +340,6 @@ def assert_same_structure(a, b, check_types=None):
     ValueError: Expected an instance of list, got (1, 2).
     """
     if check_types is not None:
-        import warnings
         warnings.warn(
             "The `check_types` argument is deprecated and no longer has any "
             "effect" + (", please remove." if check_types else

@@ -38,7 +38,7 @@ def test_names_exist(namespace, names):
 
 def test_lazy_names_are_listed_and_resolve_to_their_classes():
     from kerasish.engine.function import Function
-    from kerasish.engine.operation import Operation
+    from kerasish.ops.operation import Operation
     from kerasish.initializers import Initializer
     assert {"Function", "StatelessScope", "legacy"} <= set(dir(kerasish))
     assert kerasish.Function is Function
@@ -51,7 +51,7 @@ def test_lazy_names_are_listed_and_resolve_to_their_classes():
 
 
 def test_top_level_scopes_are_the_engine_ones():
-    from kerasish.engine import scopes
+    from kerasish.backend.common import scopes
     for name in ("name_scope", "device", "RematScope", "remat",
                  "StatelessScope", "SymbolicScope"):
         assert getattr(kerasish, name) is getattr(scopes, name)
@@ -84,7 +84,7 @@ def test_clone_model_keeps_the_compile_config():
 
 def test_new_names_stay_out_of_the_import_path():
     code = ("import sys, kerasish; print(sorted(m for m in sys.modules if "
-            "m in ('kerasish.engine.scopes', 'kerasish.legacy')))")
+            "m in ('kerasish.backend.common.scopes', 'kerasish.legacy')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == "[]"

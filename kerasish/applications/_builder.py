@@ -9,7 +9,7 @@ import os
 from kerasish import backend, layers
 from kerasish.applications import imagenet_utils
 from kerasish.engine.functional import Functional
-from kerasish.engine.keras_tensor import is_keras_tensor
+from kerasish.backend.common.keras_tensor import is_keras_tensor
 
 
 def check_weights(weights, include_top, classes):
@@ -114,6 +114,7 @@ def load_weights(model, weights, file_name=None, origin=None,
                  file_hash=None):
     """Load "imagenet" weights through the Keras cache, or a user file."""
     if weights == "imagenet":
+        # lazy: read at call time: tests patch it
         from kerasish.utils.file_utils import get_file
         path = get_file(file_name, origin, cache_subdir="models",
                         file_hash=file_hash)

@@ -12,7 +12,7 @@ from kerasish import initializers, layers, ops
 from kerasish import random as kerasish_random
 from kerasish.applications import _builder, imagenet_utils
 from kerasish.engine.layer import Layer
-from kerasish.engine.naming import get_uid
+from kerasish.backend.common.naming import get_uid
 from kerasish.models import Sequential
 from kerasish.saving.object_registration import builtin
 

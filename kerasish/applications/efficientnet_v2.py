@@ -12,6 +12,7 @@ from kerasish.applications import _builder, imagenet_utils
 from kerasish.applications.efficientnet import (CONV_KERNEL_INITIALIZER,
                                                 _top, residual,
                                                 squeeze_excite)
+from kerasish.backend.common.naming import get_uid
 
 BASE_WEIGHTS_PATH = ("https://storage.googleapis.com/tensorflow/"
                      "keras-applications/efficientnet_v2/")
@@ -249,7 +250,6 @@ def FusedMBConvBlock(input_filters, output_filters, expand_ratio=1,
 
 
 def _unique_prefix():
-    from kerasish.engine.naming import get_uid
     return str(get_uid("block0"))
 
 

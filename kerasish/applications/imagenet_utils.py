@@ -171,6 +171,7 @@ a 2D array of shape (samples, 1000)). Received array with shape: (1, 10)
 def _class_index():
     global CLASS_INDEX
     if CLASS_INDEX is None:
+        # lazy: read at call time: tests patch it
         from kerasish.utils.file_utils import get_file
         path = get_file("imagenet_class_index.json", CLASS_INDEX_PATH,
                         cache_subdir="models", file_hash=CLASS_INDEX_HASH)

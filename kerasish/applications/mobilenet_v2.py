@@ -9,7 +9,7 @@ import warnings
 from kerasish import layers
 from kerasish.applications import _builder, imagenet_utils
 from kerasish.applications.mobilenet import _default_size, _rows_and_cols
-from kerasish.engine.keras_tensor import is_keras_tensor
+from kerasish.backend.common.keras_tensor import is_keras_tensor
 
 BASE_WEIGHT_PATH = ("https://storage.googleapis.com/tensorflow/"
                     "keras-applications/mobilenet_v2/")

@@ -13,7 +13,7 @@ from kerasish import layers
 from kerasish.applications import _builder, imagenet_utils
 from kerasish.applications.mobilenet_v2 import (_make_divisible,
                                                 check_input_tensor)
-from kerasish.engine.keras_tensor import is_keras_tensor
+from kerasish.backend.common.keras_tensor import is_keras_tensor
 
 BASE_WEIGHT_PATH = ("https://storage.googleapis.com/tensorflow/"
                     "keras-applications/mobilenet_v3/")

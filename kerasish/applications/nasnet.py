@@ -7,7 +7,7 @@ automatic names in creation order.
 """
 from kerasish import layers
 from kerasish.applications import _builder, imagenet_utils
-from kerasish.engine.naming import name_scope
+from kerasish.backend.common.naming import name_scope
 
 BASE_WEIGHTS_PATH = ("https://storage.googleapis.com/tensorflow/"
                      "keras-applications/nasnet/")

@@ -16,6 +16,9 @@ from kerasish.backend.primitive import (primitive, Primitive,  # noqa: F401
                                         unbroadcast, nondiff)
 from kerasish.backend import math, reduction, shape, linalg, nn  # noqa: F401
 from kerasish.backend import random  # noqa: F401
+from kerasish.backend.common import naming
+from kerasish.backend.common import global_state as config_utils
+from kerasish.backend.common.keras_tensor import KerasTensor
 
 
 def is_float_dtype(dtype):
@@ -66,9 +69,9 @@ def clear_session(free_memory=True):
     >>> kerasish.layers.Dense(1).name
     'dense'
     """
-    import gc
-    from kerasish.engine import dtype_policy, naming
-    from kerasish.utils import config_utils
+    import gc  # lazy: kept out of `import kerasish`
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
+    from kerasish.engine import dtype_policy
     naming.reset_uids()
     naming.reset_name_scopes()
     dtype_policy.set_dtype_policy(None)
@@ -91,7 +94,6 @@ def get_uid(prefix=""):
     >>> kerasish.backend.get_uid("x"), kerasish.backend.get_uid("x")
     (1, 2)
     """
-    from kerasish.engine import naming
     return naming.get_uid(prefix)
 
 
@@ -105,5 +107,4 @@ def is_keras_tensor(x):
     >>> kerasish.backend.is_keras_tensor(np.ones(3))
     False
     """
-    from kerasish.engine.keras_tensor import KerasTensor
     return isinstance(x, KerasTensor)

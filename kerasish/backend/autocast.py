@@ -27,6 +27,7 @@ def autocast_args(args):
     dtype = _state.dtype
     if not any(_wants_cast(a, dtype) for a in args):
         return args
+    # lazy: a top-level import would close an import circle
     from kerasish.backend.shape import cast
     _state.dtype = None       # the cast primitive must not autocast again
     try:

@@ -17,6 +17,7 @@ ML_FLOATS = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 def require_ml_dtypes(name):
     """Import `ml_dtypes` (registering its dtypes) or say how to get it."""
     try:
+        # lazy: optional dependency
         import ml_dtypes  # noqa: F401
     except ImportError:
         raise ImportError(

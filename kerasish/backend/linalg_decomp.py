@@ -18,6 +18,7 @@ import numpy as np
 
 from kerasish.backend.linalg_ops import T, symmetrize, _solve
 from kerasish.backend.primitive import primitive
+from kerasish.backend import shape as S
 
 
 # -- packing several outputs in one array -------------------------------------
@@ -42,7 +43,6 @@ def unpack(packed, shapes):
 
 def unpack_tensor(packed, shapes):
     """Inverse of `pack` on a `Tensor`, differentiable."""
-    from kerasish.backend import shape as S
     parts, start = [], 0
     lead = packed.shape[:-1]
     for s in shapes:

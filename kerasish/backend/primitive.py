@@ -31,8 +31,9 @@ from kerasish.backend import autocast as _autocast
 from kerasish.backend.autocast import _state as _autocast_state
 from kerasish.backend.tape import _local as _state
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _state as _trace_state
-from kerasish.backend.trace import traced_call
+from kerasish.backend.capture import _state as _trace_state
+from kerasish.backend.capture import traced_call
+from kerasish.backend import config
 
 
 def unbroadcast(g, like):
@@ -99,6 +100,7 @@ def stacked_sequence(seq):
     dtype = _sequence_to_array(seq).dtype
     if any(t.dtype != dtype for t in tensors):
         return None
+    # lazy: a top-level import would close an import circle
     from kerasish.backend.shape import stack
     return stack(*[v if isinstance(v, Tensor) else
                    Tensor(np.asarray(to_array(v), dtype)) for v in items])
@@ -113,7 +115,6 @@ def _stacked_or_same(value):
 
 
 def _sequence_to_array(seq):
-    from kerasish.backend import config
     arr = np.asarray([to_array(v) if isinstance(v, Tensor) else v
                       for v in seq])
     if arr.dtype == np.float64:

@@ -7,6 +7,7 @@ import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.backend.primitive import primitive
+from kerasish.backend.primitive import unbroadcast
 
 
 @primitive
@@ -38,7 +39,6 @@ def broadcast_to(x, *, shape):
 
 @broadcast_to.defvjp
 def _broadcast_to_vjp(g, out, x, *, shape):
-    from kerasish.backend.primitive import unbroadcast
     return (unbroadcast(g, x),)
 
 

@@ -12,9 +12,10 @@ import threading
 import numpy as np
 
 from kerasish.backend.indexed_slices import IndexedSlices
+from kerasish.backend.tensor import Tensor
 
 class _State(threading.local):
-    """What this thread records: its tapes, and a `backend.trace`
+    """What this thread records: its tapes, and a `backend.capture`
     capture (class defaults: every thread starts with neither)."""
     tapes = None
     tracer = None
@@ -236,7 +237,6 @@ class GradientTape:
     def _result(grads, source, unconnected):
         g = _result_like(grads, source)
         if g is None and unconnected == "zero":
-            from kerasish.backend.tensor import Tensor
             return Tensor(np.zeros(source.shape, source.dtype))
         return g
 
@@ -286,7 +286,6 @@ def _result_like(grads, source):
 def gradient_like(g, source):
     """The gradient array `g` as a tensor of `source`'s dtype (sparse
     gradients and `None` as they are)."""
-    from kerasish.backend.tensor import Tensor
     if g is None or isinstance(g, IndexedSlices):
         return g
     return Tensor(np.asarray(g, dtype=source.dtype))

@@ -91,7 +91,7 @@ class Tensor:
 
     __hash__ = object.__hash__
 
-    # -- operators (bound to kerasish.ops below to avoid an import cycle) --
+    # -- operators (their ops are bound by kerasish/ops/operators.py) -----
     def __add__(self, other):
         return _ops.add(self, other)
 
@@ -189,4 +189,10 @@ class Tensor:
         return _ops.cast(self, dtype)
 
 
-from kerasish import ops as _ops  # noqa: E402  (operators need the ops)
+_ops = None  # the ops the operators call; `kerasish/ops/operators.py` binds
+
+
+def bind_operators(ops):
+    """Make `Tensor`'s operators call `ops` (a namespace of `keras.ops`)."""
+    global _ops
+    _ops = ops

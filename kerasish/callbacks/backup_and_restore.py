@@ -109,7 +109,8 @@ class BackupAndRestore(Callback):
     def _load(self):
         if not os.path.exists(self._weights_path):
             return
-        import h5py
+        import h5py  # lazy: kept out of `import kerasish`
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_lib
         model = self.model
         if model.optimizer is not None and not model.optimizer.built:
@@ -179,7 +180,9 @@ class BackupAndRestore(Callback):
             fit_state.defer(lambda: self._save(fit_state))
 
     def _save(self, fit_state):
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_lib
+        # lazy: kept out of `import kerasish`
         from kerasish.saving.file_utils import atomic_h5, write_bytes
         os.makedirs(self.backup_dir, exist_ok=True)
         if self.double_checkpoint:
@@ -195,6 +198,7 @@ class BackupAndRestore(Callback):
                     json.dumps(metadata).encode())
 
     def _copy_previous(self):
+        # lazy: kept out of `import kerasish`
         from kerasish.saving.file_utils import atomic_path
         pairs = [(self._weights_path, self._prev_weights_path),
                  (self._training_metadata_path,

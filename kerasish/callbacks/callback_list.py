@@ -3,6 +3,7 @@ import numpy as np
 
 from kerasish.callbacks.callback import Callback
 from kerasish.callbacks.history import History
+from kerasish.callbacks.progbar_logger import ProgbarLogger
 
 
 def pythonify_logs(logs):
@@ -77,7 +78,6 @@ class CallbackList(Callback):
     def __init__(self, callbacks=None, add_history=False, add_progbar=False,
                  model=None, **params):
         super().__init__()
-        from kerasish.callbacks.progbar_logger import ProgbarLogger
         self.callbacks = _flatten(callbacks)
         self._history = next((c for c in self.callbacks
                               if isinstance(c, History)), None)

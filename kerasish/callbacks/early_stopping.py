@@ -3,7 +3,7 @@ import warnings
 
 from kerasish.callbacks.monitor_callback import MonitorCallback
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 
 @builtin("keras.callbacks")

@@ -5,7 +5,7 @@ from kerasish.callbacks.callback import Callback
 from kerasish.callbacks.reduce_lr_on_plateau import (
     current_lr, log_learning_rates, rate_owners)
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 
 @builtin("keras.callbacks")

@@ -6,7 +6,7 @@ import numpy as np
 
 from kerasish.callbacks.monitor_callback import MonitorCallback
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 
 def _is_legacy_h5(filepath):
@@ -27,11 +27,13 @@ def _save_legacy_weights(model, filepath):
     """Weights in the legacy (Keras 2) HDF5 layout that `load_weights`
     reads for `.h5` paths; a full legacy model file if the saving package
     has no weights-only writer."""
+    # lazy: kept out of `import kerasish`
     from kerasish.saving import legacy_h5
     writer = getattr(legacy_h5, "save_weights_to_hdf5_group", None)
     if writer is None:
         model.save(filepath, overwrite=True)
         return
+    # lazy: kept out of `import kerasish`
     from kerasish.saving.file_utils import atomic_h5
     with atomic_h5(filepath) as f:
         writer(f, model)

@@ -28,8 +28,8 @@ import numpy as np
 
 from kerasish.callbacks.callback import Callback
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.config_utils import (is_interactive_logging_enabled,
-                                         print_msg)
+from kerasish.backend.common.global_state import (
+    is_interactive_logging_enabled, print_msg)
 
 _DISPLAYS = ("auto", "bar", "lines")
 
@@ -85,9 +85,9 @@ def _interactive(stream):
 
 def _tqdm_class():
     if _in_notebook():
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # lazy: kept out of `import kerasish`
     else:
-        from tqdm import tqdm
+        from tqdm import tqdm  # lazy: kept out of `import kerasish`
     return tqdm
 
 

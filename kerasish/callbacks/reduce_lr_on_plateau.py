@@ -5,7 +5,7 @@ import numpy as np
 
 from kerasish.callbacks.monitor_callback import MonitorCallback
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 
 def current_lr(optimizer):

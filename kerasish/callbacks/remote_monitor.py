@@ -6,6 +6,7 @@ import numpy as np
 
 from kerasish.callbacks.callback import Callback
 from kerasish.saving.object_registration import builtin
+import urllib.parse
 
 
 @builtin("keras.callbacks")
@@ -47,8 +48,7 @@ class RemoteMonitor(Callback):
 
     def _request(self, payload):
         # urllib.request pulls in ssl and http (~20 ms): imported when used.
-        import urllib.parse
-        import urllib.request
+        import urllib.request  # lazy: kept out of `import kerasish`
         headers = dict(self.headers or {})
         if self.send_as_json:
             data = json.dumps(payload).encode()
@@ -67,8 +67,8 @@ class RemoteMonitor(Callback):
             if isinstance(value, (np.ndarray, np.generic)):
                 value = value.item()
             payload[key] = value
-        import urllib.error
-        import urllib.request
+        import urllib.error  # lazy: kept out of `import kerasish`
+        import urllib.request  # lazy: kept out of `import kerasish`
         try:
             with urllib.request.urlopen(self._request(payload),
                                         timeout=self.timeout) as response:

@@ -21,7 +21,7 @@ _INSTALL = ("pip install 'kerasish[tensorboard]'  (or: pip install "
 def require_tensorboardx(what):
     """Import tensorboardX or raise an ImportError naming the pip command."""
     try:
-        import tensorboardX
+        import tensorboardX  # lazy: optional dependency
     except ImportError:
         raise ImportError(
             f"{what} writes TensorBoard event files with the `tensorboardX` "
@@ -85,6 +85,7 @@ class SummaryWriter:
         """The model's JSON config with TensorBoard's `graph_keras_model`
         plugin data, which its Graphs tab draws as a conceptual graph (what
         Keras writes under the tag `keras`)."""
+        # lazy: optional dependency
         from tensorboardX.proto import summary_pb2, tensor_pb2
         metadata = summary_pb2.SummaryMetadata()
         metadata.plugin_data.plugin_name = "graph_keras_model"
@@ -97,6 +98,7 @@ class SummaryWriter:
 
     def layer_graph(self, model):
         """An op-level GraphDef with one node per layer (Graphs tab)."""
+        # lazy: optional dependency
         from tensorboardX.proto import (event_pb2, graph_pb2, node_def_pb2,
                                         versions_pb2)
         nodes = []
@@ -130,6 +132,7 @@ class _EventFile:
     """
 
     def __init__(self, logdir, filename_suffix, flush_secs):
+        # lazy: optional dependency (tensorboardX)
         from tensorboardX.event_file_writer import EventsWriter
         os.makedirs(logdir, exist_ok=True)
         self._logdir, self._flush_secs = logdir, flush_secs

@@ -10,6 +10,9 @@ from kerasish.callbacks.summary_writer import (SummaryWriter,
                                                require_tensorboardx)
 from kerasish.saving import file_utils
 from kerasish.saving.object_registration import builtin
+from kerasish.callbacks.reduce_lr_on_plateau import \
+    log_learning_rates
+import gzip
 
 
 def _profile_range(profile_batch):
@@ -229,8 +232,6 @@ class TensorBoard(Callback):
         optimizer = getattr(self.model, "optimizer", None)
         optimizer = getattr(optimizer, "inner_optimizer", optimizer)
         if optimizer is not None:
-            from kerasish.callbacks.reduce_lr_on_plateau import \
-                log_learning_rates
             log_learning_rates(optimizer, train)
         if self.write_steps_per_second:
             elapsed = max(time.time() - self._epoch_start, 1e-9)
@@ -298,8 +299,7 @@ class TensorBoard(Callback):
         run = time.strftime("%Y_%m_%d_%H_%M_%S")
         folder = os.path.join(self._train_dir, "plugins", "profile", run)
         os.makedirs(folder, exist_ok=True)
-        import gzip             # on first use: it costs `import kerasish`
-        import socket
+        import socket  # lazy: kept out of `import kerasish`
         path = os.path.join(folder, f"{socket.gethostname()}.trace.json.gz")
         text = json.dumps({"traceEvents": self._trace,
                            "displayTimeUnit": "ms"})

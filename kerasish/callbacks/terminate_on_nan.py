@@ -3,7 +3,7 @@ import numpy as np
 
 from kerasish.callbacks.callback import Callback
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 
 @builtin("keras.callbacks")

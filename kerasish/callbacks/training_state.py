@@ -25,6 +25,8 @@ import threading
 import numpy as np
 
 from kerasish.backend import random as krandom
+from kerasish.backend.tape import stop_recording
+from kerasish.engine.data_adapters import unpack_x_y_sample_weight
 
 _ARRAY = "__ndarray__"
 
@@ -103,6 +105,7 @@ class FitState:
         the loop saw no batch); `{}` otherwise."""
         if self._resumed_epoch != epoch:
             return {}
+        # lazy: calls up the layers (tests/layering_allowlist.txt)
         from kerasish.callbacks.callback_list import pythonify_logs
         return pythonify_logs(self.model.get_metrics_result())
 
@@ -207,8 +210,6 @@ def _ensure_metrics_built(model, iterator):
                if c is not None and not getattr(c, "built", True)]
     if not unbuilt or iterator is None:
         return
-    from kerasish.backend.tape import stop_recording
-    from kerasish.engine.data_adapters import unpack_x_y_sample_weight
     x, y, _ = unpack_x_y_sample_weight(iterator.adapter.peek_batch())
     with stop_recording():
         y_pred = model._call_for_training(x, False)

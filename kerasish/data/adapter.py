@@ -6,6 +6,10 @@ A dataset already yields batches of `(x, y[, sample_weight])`: `y` and
 again; an infinite (`repeat()`ed) dataset needs `steps_per_epoch`.
 """
 from kerasish.engine.data_adapters.data_adapter import DataAdapter
+from kerasish.engine.data_adapters.utils import (
+    class_weight_to_sample_weights, unpack_x_y_sample_weight)
+from kerasish.data.dataset import Dataset
+from kerasish.engine.data_adapters import ADAPTERS
 
 
 def _unsupported(arg, description):
@@ -46,8 +50,6 @@ class DatasetAdapter(DataAdapter):
     def _with_class_weight(self, batch):
         if self._class_weight is None:
             return batch
-        from kerasish.engine.data_adapters.utils import (
-            class_weight_to_sample_weights, unpack_x_y_sample_weight)
         x, y, sw = unpack_x_y_sample_weight(batch)
         if y is None:
             raise ValueError("`class_weight` needs targets: the Dataset must "
@@ -56,12 +58,10 @@ class DatasetAdapter(DataAdapter):
 
 
 def _is_dataset(x, y=None):
-    from kerasish.data.dataset import Dataset
     return isinstance(x, Dataset)
 
 
 def register():
-    from kerasish.engine.data_adapters import ADAPTERS
     entry = (_is_dataset, DatasetAdapter)
     if not any(e[0] is _is_dataset for e in ADAPTERS):
         ADAPTERS.insert(0, entry)

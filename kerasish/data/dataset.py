@@ -24,6 +24,7 @@ import threading
 import numpy as np
 
 from kerasish import tree
+from kerasish.backend import random
 from kerasish.data.eager_array import wrap
 from kerasish.data.padding import pad_stack
 
@@ -299,7 +300,6 @@ class Dataset:
         if int(buffer_size) < 1:
             raise ValueError("`buffer_size` must be >= 1. Received: "
                              f"buffer_size={buffer_size}")
-        from kerasish.backend import random
         base = int(random.global_generator().rng.integers(2**31 - 1)) \
             if seed is None else int(seed)
         counter = itertools.count()

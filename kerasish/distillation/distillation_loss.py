@@ -11,13 +11,15 @@ are.
 """
 from kerasish import ops, tree
 from kerasish.saving.object_registration import builtin
+from kerasish import losses
+from kerasish.losses import KLDivergence
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 
 def _as_loss(item):
     """A loss name becomes the loss; `None` and callables stay."""
     if item is None or not isinstance(item, str):
         return item
-    from kerasish import losses
     loss = losses.get(item)
     if loss is None:
         raise ValueError(f"Unknown loss function: '{item}'.")
@@ -131,14 +133,12 @@ class FeatureDistillation(DistillationLoss):
                                               student_outputs))
 
     def get_config(self):
-        from kerasish import losses
         return {"loss": losses.serialize(self.loss),
                 "teacher_layer_name": self.teacher_layer_name,
                 "student_layer_name": self.student_layer_name}
 
     @classmethod
     def from_config(cls, config):
-        from kerasish import losses
         config = dict(config)
         config["loss"] = losses.deserialize(config["loss"])
         return cls(**config)
@@ -178,7 +178,6 @@ class LogitsDistillation(DistillationLoss):
             raise ValueError("temperature must be positive.")
 
     def compute_loss(self, teacher_outputs, student_outputs, **kwargs):
-        from kerasish.losses import KLDivergence
         t = self.temperature
 
         def apply(loss_fn, teacher, student):
@@ -195,13 +194,11 @@ class LogitsDistillation(DistillationLoss):
                                               student_outputs))
 
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return {"temperature": self.temperature,
                 "loss": serialize_keras_object(self.loss)}
 
     @classmethod
     def from_config(cls, config):
-        from kerasish import losses
         config = dict(config)
         config["loss"] = losses.deserialize(config["loss"])
         return cls(**config)

@@ -13,6 +13,12 @@ from kerasish import ops, tree
 from kerasish.distillation.distillation_loss import _as_loss
 from kerasish.engine.model import Model
 from kerasish.saving.object_registration import builtin
+from kerasish.metrics import Mean
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import \
+    deserialize_keras_object
+from kerasish.engine.layer import _serialize_policy
+from kerasish.engine.sequential import Sequential
 
 
 def _check_shapes(teacher_shape, student_shape, context):
@@ -104,7 +110,6 @@ class Distiller(Model):
         self._student_feature_extractor = _feature_extractor(
             student, _layer_names(self.distillation_losses, "student"))
         self.teacher.trainable = False
-        from kerasish.metrics import Mean
         self.student_loss_tracker = Mean(name="student_loss")
         self.distillation_loss_tracker = Mean(name="distillation_loss")
         self.total_loss_tracker = Mean(name="total_loss")
@@ -195,7 +200,6 @@ class Distiller(Model):
             tracker.reset_state()
 
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return {"name": self.name, "trainable": self.trainable,
                 "dtype": _policy_config(self),
                 "teacher": serialize_keras_object(self.teacher),
@@ -207,8 +211,6 @@ class Distiller(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.saving.serialization_lib import \
-            deserialize_keras_object
         config = dict(config)
         for key in ("teacher", "student"):
             config[key] = deserialize_keras_object(
@@ -220,7 +222,6 @@ class Distiller(Model):
 
 
 def _policy_config(layer):
-    from kerasish.engine.layer import _serialize_policy
     return _serialize_policy(layer.dtype_policy)
 
 
@@ -267,7 +268,6 @@ def _feature_extractor(model, layer_names):
     if getattr(model, "inputs", None) is None:
         raise ValueError(f"Cannot create feature extractor for {model.name}."
                          " The model has no symbolic inputs attribute.")
-    from kerasish.engine.sequential import Sequential
     outputs = {"final_output": model.layers[-1].output
                if isinstance(model, Sequential) else model.output}
     for name in layer_names:

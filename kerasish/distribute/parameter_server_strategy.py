@@ -20,7 +20,7 @@ from kerasish.distribute import partitioners as partitioners_lib
 from kerasish.distribute.placement import make_ps_strategy
 from kerasish.distribute.sharded_variable import ShardedVariable
 from kerasish.distribute.strategy import Strategy
-from kerasish.engine.variable import weight_factory
+from kerasish.backend.common.variable import weight_factory
 
 _MODES = ("sync", "async", "ssp")
 
@@ -96,6 +96,7 @@ class ParameterServerStrategy(Strategy):
         self.actor_options = {"num_cpus": 0} if actor_options is None \
             else dict(actor_options)
         self._created = 0
+        # lazy: optional dependency (Ray), imported when a strategy is made
         from kerasish.distribute.ps.runtime import ParameterServerRuntime
         super().__init__(ParameterServerRuntime(self))
 

@@ -16,7 +16,7 @@ shards change), `refresh()` (pull every stale variable) and
 """
 from kerasish.backend.tensor import Tensor
 from kerasish.distribute.placement import ps_device
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 
 _VALUE = Tensor.__dict__["_value"]
 

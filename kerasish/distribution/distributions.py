@@ -12,7 +12,9 @@ import warnings
 
 from kerasish.distribution.mesh import (DeviceMesh, LayoutMap, TensorLayout,
                                         list_devices)
-from kerasish.utils import config_utils
+from kerasish.backend.common import global_state as config_utils
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops import convert_to_tensor
 
 DEFAULT_BATCH_DIM_NAME = "batch"
 
@@ -213,8 +215,6 @@ def distribute_tensor(tensor, layout):
     >>> kerasish.distribution.distribute_tensor(np.ones(2), layout).shape
     (2,)
     """
-    from kerasish.engine.keras_tensor import KerasTensor
-    from kerasish.ops import convert_to_tensor
     if isinstance(tensor, KerasTensor):
         return tensor
     if not isinstance(layout, TensorLayout):

@@ -8,6 +8,7 @@ from kerasish.dtype_policies.quantized_policies import (  # noqa: F401
 from kerasish.dtype_policies.dtype_policy_map import (  # noqa: F401
     DTypePolicyMap)
 from kerasish.engine import dtype_policy as _core
+from kerasish.saving import serialization_lib
 
 ALL_OBJECTS_DICT = {cls.__name__: cls for cls in (
     DTypePolicy, FloatDTypePolicy, QuantizedDTypePolicy,
@@ -26,7 +27,6 @@ def serialize(dtype_policy):
     >>> serialize(QuantizedDTypePolicy("int8", "float32"))["config"]
     {'mode': 'int8', 'source_name': 'float32'}
     """
-    from kerasish.saving import serialization_lib
     return serialization_lib.serialize_keras_object(dtype_policy)
 
 
@@ -43,7 +43,6 @@ def deserialize(config, custom_objects=None):
     >>> policy.compute_dtype
     'float16'
     """
-    from kerasish.saving import serialization_lib
     return serialization_lib.deserialize_keras_object(
         config, module_objects=ALL_OBJECTS_DICT,
         custom_objects=custom_objects)

@@ -4,6 +4,9 @@ from collections.abc import MutableMapping
 
 from kerasish.engine.dtype_policy import DTypePolicy, get
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import \
+    deserialize_keras_object
 
 
 @builtin("keras.dtype_policies")
@@ -117,7 +120,6 @@ class DTypePolicyMap(DTypePolicy, MutableMapping):
     __hash__ = object.__hash__
 
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         policies = {}
         for key, policy in self._policy_map.items():
             config = serialize_keras_object(policy)
@@ -134,8 +136,6 @@ class DTypePolicyMap(DTypePolicy, MutableMapping):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.saving.serialization_lib import \
-            deserialize_keras_object
         config = dict(config)
         config["policy_map"] = deserialize_keras_object(
             config["policy_map"], custom_objects=custom_objects)

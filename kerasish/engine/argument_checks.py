@@ -85,13 +85,12 @@ def check_validation_data(value):
 
 def check_callbacks(callbacks):
     """Every entry must be a `Callback` (or a TF1 `SessionRunHook`)."""
-    # lazy: the callbacks package sits above the engine
-    from kerasish.callbacks.callback import Callback
-    from kerasish.callbacks.callback_list import _flatten
-    if isinstance(callbacks, Callback):
+    # The callbacks package sits above the engine: a callback is known by
+    # its hooks (`set_model` and the epoch hooks every Callback has).
+    if _is_callback(callbacks):
         return
-    for index, cb in enumerate(_flatten(callbacks)):
-        if not (isinstance(cb, Callback) or
+    for index, cb in enumerate(_flat_callbacks(callbacks)):
+        if not (_is_callback(cb) or
                 callable(getattr(cb, "as_keras_callback", None))):
             raise ValueError(
                 "`callbacks` must be a list of `keras.callbacks.Callback` "
@@ -120,3 +119,20 @@ def check_fit_arguments(args):
     check_validation_freq(args["validation_freq"])
     check_validation_data(args["validation_data"])
     check_callbacks(args["callbacks"])
+
+
+def _is_callback(obj):
+    return all(callable(getattr(obj, name, None)) for name in
+               ("set_model", "set_params", "on_epoch_begin", "on_epoch_end"))
+
+
+def _flat_callbacks(callbacks):
+    if callbacks is not None and not isinstance(callbacks, (list, tuple)):
+        return [callbacks]
+    out = []
+    for cb in callbacks or []:
+        if isinstance(cb, (list, tuple)):
+            out.extend(_flat_callbacks(cb))
+        elif cb is not None:
+            out.append(cb)
+    return out

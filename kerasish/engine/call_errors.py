@@ -24,7 +24,9 @@ import numpy as np
 
 from kerasish import tree
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.backend.common.global_state import (
+    is_traceback_filtering_enabled)
 
 _MARK = "_keras_call_info_injected"
 
@@ -32,8 +34,6 @@ _MARK = "_keras_call_info_injected"
 def with_call_info(error, owner, method, fn, args, kwargs):
     """`error` re-created with `owner.method()`'s arguments in its message,
     or None when it is to be re-raised as it is."""
-    # Imported here: `kerasish.utils` imports the engine.
-    from kerasish.utils.config_utils import is_traceback_filtering_enabled
     if getattr(error, _MARK, False) or not _rewritable(error) or \
             not is_traceback_filtering_enabled():
         return None

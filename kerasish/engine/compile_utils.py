@@ -13,7 +13,7 @@ from collections import OrderedDict
 from kerasish import tree
 from kerasish import losses as losses_module
 from kerasish import metrics as metrics_module
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.engine import compile_nested
 from kerasish.engine.compile_nested import is_deeply_nested
 

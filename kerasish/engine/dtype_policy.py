@@ -7,6 +7,9 @@ and are imported only when a quantized name or config shows up.
 from kerasish.backend import config
 from kerasish.backend.dtypes import is_float, standardize_dtype
 from kerasish.saving.object_registration import builtin
+from kerasish import ops
+from kerasish.backend.tensor import Tensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 
 QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
 _MIXED = {"mixed_float16": ("float16", "float32"),
@@ -99,9 +102,6 @@ class DTypePolicy:
         Integer and boolean inputs keep their dtype; float inputs are cast
         when `autocast` is true and their dtype differs.
         """
-        from kerasish import ops
-        from kerasish.backend.tensor import Tensor
-        from kerasish.engine.keras_tensor import KerasTensor
         dtype = standardize_dtype(dtype)
         if not isinstance(x, (Tensor, KerasTensor)):
             if not hasattr(x, "__array__") and \
@@ -169,6 +169,7 @@ def get(identifier):
         return _from_dict(identifier)
     if isinstance(identifier, str):
         if identifier.startswith(QUANTIZATION_MODES):
+            # lazy: kept out of `import kerasish`
             from kerasish.dtype_policies import quantized_policies
             return quantized_policies.policy_from_name(identifier)
         return DTypePolicy(identifier)
@@ -187,7 +188,7 @@ def _from_dict(identifier):
         inner = identifier.get("config", identifier)
         cls = FloatDTypePolicy if name == "FloatDTypePolicy" else DTypePolicy
         return cls.from_config(dict(inner))
-    from kerasish import dtype_policies
+    from kerasish import dtype_policies  # lazy: kept out of `import kerasish`
     return dtype_policies.deserialize(identifier)
 
 

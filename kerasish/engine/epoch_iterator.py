@@ -17,6 +17,7 @@ whole executions, `ceil(steps_per_epoch / N) * N` batches while the data
 lasts.
 """
 import warnings
+from kerasish.backend.common.global_state import capped_steps
 
 _RAN_OUT = (
     "Your input ran out of data; interrupting training. Make sure that your "
@@ -40,7 +41,6 @@ class EpochIterator:
 
     def __init__(self, adapter, steps_per_epoch=None,
                  restart_each_epoch=False, steps_per_execution=1):
-        from kerasish.utils.config_utils import capped_steps
         self.adapter = adapter
         # keras.config.set_max_steps_per_epoch caps every loop (debug runs).
         self.steps_per_epoch = capped_steps(steps_per_epoch,

@@ -18,6 +18,10 @@ from kerasish.engine.data_adapters import (CachingDataAdapter,
                                            unpack_x_y_sample_weight)
 from kerasish.engine.data_adapters.array_slicing import train_validation_split
 from kerasish.engine.epoch_iterator import EpochIterator
+from kerasish.backend.common.global_state import capped_epochs
+from kerasish.callbacks.training_state import FitState
+from kerasish.train.step_runner import StepRunner
+from kerasish.callbacks.training_state import interrupt_guard
 
 
 def _should_eval(epoch, freq):
@@ -27,9 +31,11 @@ def _should_eval(epoch, freq):
 
 
 def _make_callbacks(model, callbacks, verbose, epochs, steps, history):
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.callbacks.callback_list import CallbackList
     if isinstance(callbacks, CallbackList):
         return callbacks
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.train.hooks_adapter import wrap_hooks
     return CallbackList(wrap_hooks(callbacks), add_history=history,
                         add_progbar=verbose != 0, model=model,
@@ -45,7 +51,6 @@ class FitLoop:
         self.runtime = model._runtime_or_default()
 
     def run(self):
-        from kerasish.utils.config_utils import capped_epochs
         a = self.args
         a["epochs"] = capped_epochs(a["epochs"])  # keras.config.max_epochs
         x, y, sw, val_data = self._split_validation()
@@ -69,8 +74,6 @@ class FitLoop:
     def _run_with_state(self):
         # Resume position, deferred backups and Ctrl-C live in FitState;
         # every step goes through the StepRunner MonitoredSession uses.
-        from kerasish.callbacks.training_state import FitState
-        from kerasish.train.step_runner import StepRunner
         self.runner = StepRunner(self.model)
         self.state = FitState(self.model, self.iterator, self.callbacks)
         self.state.runner = self.runner
@@ -112,7 +115,6 @@ class FitLoop:
             steps_per_execution=self.model.steps_per_execution)
 
     def _train(self):
-        from kerasish.callbacks.training_state import interrupt_guard
         model, cbs, state = self.model, self.callbacks, self.state
         epochs = self.args["epochs"]
         model.stop_training = False
@@ -212,6 +214,7 @@ def evaluate_loop(model, iterator, callbacks, verbose):
     # As Keras: nested results (a custom test_step returning
     # `{m.name: m.result() for m in self.metrics}`) are flattened here, so
     # `val_` prefixes flat keys.
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.callbacks.callback_list import pythonify_logs
     logs = pythonify_logs(model._get_metrics_result_or_logs(logs))
     callbacks.on_test_end(logs)

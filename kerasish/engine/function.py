@@ -6,11 +6,13 @@ only replays the recorded operations on new inputs. Its inputs may be
 graph walk (`engine.graph.map_graph`, shared with `Functional`) stops at it.
 """
 from kerasish import tree
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.engine.graph import map_graph
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.node import Node
-from kerasish.engine.operation import Operation
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.node import Node
+from kerasish.ops.operation import Operation
+from kerasish.ops.operation import infer_output_spec
+from kerasish.engine.functional import _run_node
 
 
 class _Source(Operation):
@@ -90,8 +92,7 @@ class Function(Operation):
             return tree.map_structure(
                 lambda t: KerasTensor(t.shape, dtype=t.dtype),
                 self._outputs_struct)
-        from kerasish.engine.operation import trace_output_spec
-        return trace_output_spec(self._run, (inputs,), {})
+        return infer_output_spec(self._run, (inputs,), {})
 
     def compute_output_shape(self, input_shape):
         """Output shape(s) for input shape(s) in the inputs' structure."""
@@ -103,7 +104,6 @@ class Function(Operation):
         return tree.map_structure(lambda t: t.shape, outputs)
 
     def _run(self, inputs):
-        from kerasish.engine.functional import _run_node
         values = {id(t): x for t, x in zip(self._inputs,
                                             tree.flatten(inputs))}
         for node in self._nodes:

@@ -17,8 +17,14 @@ from kerasish.engine.graph import map_graph
 from kerasish.engine.graph_clone import clone_graph_nodes, is_input_tensor
 from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.input_spec import InputSpec
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.model import Model
+from kerasish.engine.layer import Layer
+from kerasish.ops.operation import infer_output_spec
+from kerasish.ops import convert_to_tensor
+from kerasish.ops import cast
+from kerasish.ops import squeeze
+from kerasish.ops import expand_dims
 
 
 class Functional(Model):
@@ -62,7 +68,6 @@ class Functional(Model):
                        for n in ns if not n.is_input]
         self._check_inputs_reach_outputs()
         self._operations = operations
-        from kerasish.engine.layer import Layer
         object.__setattr__(self, "_layers", [op for op in operations
                                              if isinstance(op, Layer)])
         self._output_ids = [id(t) for t in self._outputs]
@@ -220,8 +225,7 @@ class Functional(Model):
             return tree.pack_sequence_as(
                 self._outputs_struct,
                 [KerasTensor(t.shape, t.dtype) for t in self._outputs])
-        from kerasish.engine.operation import trace_output_spec
-        return trace_output_spec(self.__call__, (inputs,), {})
+        return infer_output_spec(self.__call__, (inputs,), {})
 
     def compute_output_shape(self, input_shape):
         # As Keras: the graph is traced on inputs of the given shapes (with
@@ -243,11 +247,13 @@ class Functional(Model):
 
     # -- serialization --------------------------------------------------------
     def get_config(self):
+        # lazy: kept out of `import kerasish`
         from kerasish.saving.functional_config import functional_config
         return functional_config(self)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.saving.functional_config import functional_from_config
         return functional_from_config(cls, config, custom_objects)
 
@@ -314,7 +320,6 @@ def _conform(x, ref):
     if x is None:
         return None
     if not isinstance(x, Tensor):
-        from kerasish.ops import convert_to_tensor
         x = convert_to_tensor(x)
     text_in, text_ref = x.dtype.kind in "USO", is_string_dtype(ref.dtype)
     if text_in != text_ref:
@@ -324,15 +329,12 @@ def _conform(x, ref):
             f"{x.shape}.")
     if not text_ref and x.dtype != ref.dtype:
         mask = x._keras_mask
-        from kerasish.ops import cast
         x = cast(x, ref.dtype)
         x._keras_mask = mask
     ref_rank = len(ref.shape)
     if x.ndim == ref_rank + 1 and x.shape[-1] == 1:
-        from kerasish.ops import squeeze
         x = squeeze(x, axis=-1)
     elif x.ndim == ref_rank - 1 and ref.shape[-1] == 1:
-        from kerasish.ops import expand_dims
         x = expand_dims(x, axis=-1)
     return x
 

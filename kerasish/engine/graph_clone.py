@@ -8,9 +8,9 @@ layers, and their weights, are shared with the original graph).
 from kerasish import tree
 from kerasish.engine.graph import _walk
 from kerasish.engine.input_layer import Input, InputLayer
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.naming import auto_name
-from kerasish.engine.node import Node
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.backend.common.naming import auto_name
+from kerasish.ops.node import Node
 
 
 def is_input_tensor(t):

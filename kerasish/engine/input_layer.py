@@ -2,9 +2,9 @@
 import warnings
 
 from kerasish.backend.dtypes import standardize_dtype
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.engine.node import Node
+from kerasish.ops.node import Node
 
 
 def _standardize_shape(shape, argname="shape"):

@@ -18,18 +18,25 @@ from kerasish import tree
 from kerasish.backend import autocast
 from kerasish.backend import random as random_module
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import (call_context, call_errors, dtype_policy, naming,
-                             tracking)
+from kerasish.backend.common import call_context, naming, tracking
+from kerasish.engine import call_errors, dtype_policy
 from kerasish.engine.input_spec import assert_input_compatibility
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer_state import LayerState
-from kerasish.engine.node import Node
-from kerasish.engine.operation import (Operation, symbolic_shape,
-                                       trace_output_spec)
+from kerasish.ops.node import Node
+from kerasish.ops.operation import (Operation, symbolic_shape,
+                                    infer_output_spec)
 from kerasish.engine.quantization_hooks import (QuantizationHooks,
                                                 wrap_quantize)
-from kerasish.engine.variable import Variable, make_variable
+from kerasish.backend.common.variable import Variable, make_variable
 from kerasish.ops.symbolic import any_symbolic
+from kerasish.metrics.metric import Metric
+from kerasish import regularizers
+from kerasish import initializers, regularizers, constraints
+from kerasish import ops
+from kerasish.ops import cast
+from kerasish.ops import convert_to_tensor
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 _AUTO_CONFIG_TYPES = (str, int, float, bool, type(None))
 # Set by `__new__`, before `__init__`: constructor arguments, not children.
@@ -103,7 +110,6 @@ def _symbolic_shapes(value):
 
 
 def _metric_class():
-    from kerasish.metrics.metric import Metric
     return Metric
 
 
@@ -154,7 +160,6 @@ class Layer(Operation, QuantizationHooks, LayerState):
         self._tracking_ready = False
         Operation.__init__(self, name=name)
         self._dtype_policy = dtype_policy.get(dtype)
-        from kerasish import regularizers
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self._input_shape_arg = _pop_input_shape(kwargs, type(self))
         if kwargs:
@@ -322,7 +327,6 @@ class Layer(Operation, QuantizationHooks, LayerState):
         Returns:
             The new `Variable`.
         """
-        from kerasish import initializers, regularizers, constraints
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = dtype or self.variable_dtype
         if initializer is None:
@@ -423,9 +427,10 @@ class Layer(Operation, QuantizationHooks, LayerState):
         Returns `(outputs, non_trainable_variables)` -- the new values of
         the non-trainable variables, e.g. BatchNorm's moving statistics --
         plus the losses with `return_losses=True`. See
-        `kerasish.engine.scopes.stateless_call`.
+        `kerasish.backend.common.scopes.stateless_call`.
         """
-        from kerasish.engine.scopes import stateless_call
+        # lazy: kept out of `import kerasish`
+        from kerasish.backend.common.scopes import stateless_call
         return stateless_call(self, trainable_variables,
                               non_trainable_variables, args, kwargs,
                               return_losses)
@@ -648,7 +653,6 @@ class Layer(Operation, QuantizationHooks, LayerState):
                 out._keras_mask = mask
 
     def _add_activity_loss(self, outputs):
-        from kerasish import ops
         for out in tree.flatten(outputs):
             if isinstance(out, Tensor):
                 loss = self.activity_regularizer(out)
@@ -712,7 +716,7 @@ class Layer(Operation, QuantizationHooks, LayerState):
             shapes = tree.map_structure(_shape_of, first)
             out_shape = self.compute_output_shape(shapes)
             return _specs_from_shapes(out_shape, self.compute_dtype)
-        return trace_output_spec(self.__call__, args, kwargs)
+        return infer_output_spec(self.__call__, args, kwargs)
 
     def compute_output_shape(self, *args, **kwargs):
         """Output shape(s) for the given input shape(s)."""
@@ -720,7 +724,7 @@ class Layer(Operation, QuantizationHooks, LayerState):
         placeholders = (first if hasattr(first, "shape") else
                         _specs_from_shapes(_as_shapes(first),
                                            self.compute_dtype))
-        spec = trace_output_spec(self.__call__, (placeholders,), {})
+        spec = infer_output_spec(self.__call__, (placeholders,), {})
         return tree.map_structure(lambda t: t.shape, spec)
 
     # -- graph introspection --------------------------------------------------
@@ -761,7 +765,6 @@ class Layer(Operation, QuantizationHooks, LayerState):
         config.update({"trainable": self.trainable,
                        "dtype": _serialize_policy(self._dtype_policy)})
         if self.activity_regularizer is not None:
-            from kerasish import regularizers
             config["activity_regularizer"] = regularizers.serialize(
                 self.activity_regularizer)
         return config
@@ -905,11 +908,9 @@ def _to_tensor(x, dtype, layer=None):
             f"objects) with shape {x.shape}.")
     if isinstance(x, Tensor):
         if dtype and x.dtype.kind == "f" and x.dtype != dtype:
-            from kerasish.ops import cast
             return cast(x, dtype)
         return x
     if isinstance(x, (np.ndarray, list, tuple, float, int, np.generic)):
-        from kerasish.ops import convert_to_tensor
         value = convert_to_tensor(x)
         if dtype and value.dtype.kind == "f" and value.dtype != dtype:
             value = Tensor(value._value.astype(dtype))
@@ -961,7 +962,6 @@ def _specs_from_shapes(shape, dtype):
 
 def _serialize_policy(policy):
     if type(policy) is not dtype_policy.DTypePolicy:
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return serialize_keras_object(policy)
     return {"module": "keras", "class_name": "DTypePolicy",
             "config": {"name": policy.name}, "registered_name": None}

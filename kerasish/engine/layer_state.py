@@ -11,6 +11,7 @@ As in Keras, `save_assets(dir_path)` / `load_assets(dir_path)` are not
 defined here: a layer that keeps files defines them, and `.keras` saving
 gives it its own folder.
 """
+from kerasish.backend.common.variable import Variable
 
 
 class LayerState:
@@ -48,7 +49,6 @@ class LayerState:
         >>> {key: tuple(value.shape) for key, value in store.items()}
         {'0': (3, 2), '1': (2,)}
         """
-        from kerasish.engine.variable import Variable
         for i, variable in enumerate(self._saved_variables()):
             # A LoRA layer's merged kernel is computed, not a variable.
             store[str(i)] = variable if isinstance(variable, Variable) \

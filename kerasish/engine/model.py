@@ -10,6 +10,11 @@ from kerasish.engine.argument_checks import describe
 from kerasish.engine.layer import Layer, default_config
 from kerasish.engine.legacy_training import LegacyTrainingShims
 from kerasish.engine.trainer import Trainer
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.operation import infer_output_spec
+from kerasish import tree
+from kerasish.engine.layer import _shape_of, _symbolic_shapes
+from kerasish.saving.serialization_lib import serialize_keras_object
 
 
 def _functional_args(args, kwargs):
@@ -46,11 +51,13 @@ class Model(LegacyTrainingShims, Trainer, Layer):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_args(args, kwargs):
+            # lazy: a top-level import would close an import circle
             from kerasish.engine.functional import Functional
             return Functional.__new__(Functional, *args, **kwargs)
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
+        # lazy: a top-level import would close an import circle
         from kerasish.engine.functional import Functional
         Trainer.__init__(self)
         if _functional_args(args, kwargs) and not isinstance(self,
@@ -91,6 +98,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
     def summary(self, line_length=None, positions=None, print_fn=None,
                 expand_nested=False, show_trainable=False, layer_range=None):
         """Print Keras's table of layers, output shapes and parameters."""
+        # lazy: kept out of `import kerasish`
         from kerasish.engine.summary import print_summary
         print_summary(self, line_length=line_length, positions=positions,
                       print_fn=print_fn, expand_nested=expand_nested,
@@ -98,8 +106,6 @@ class Model(LegacyTrainingShims, Trainer, Layer):
 
     def build(self, input_shape):
         """Build a subclassed model by running it once on placeholders."""
-        from kerasish.engine.keras_tensor import KerasTensor
-        from kerasish.engine.operation import trace_output_spec
         if self.built:
             return
         shapes = _shape_structure(input_shape)
@@ -109,7 +115,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
             placeholders = {k: KerasTensor(v) for k, v in shapes.items()}
         else:
             placeholders = [KerasTensor(s) for s in shapes]
-        trace_output_spec(self.__call__, (placeholders,), {})
+        infer_output_spec(self.__call__, (placeholders,), {})
         self.built = True
 
     def _maybe_build(self, args, kwargs):
@@ -118,8 +124,6 @@ class Model(LegacyTrainingShims, Trainer, Layer):
         if type(self).build is Model.build:
             # Record the input shape as Keras does: saved files then carry
             # a build_config that rebuilds the model when loaded.
-            from kerasish import tree
-            from kerasish.engine.layer import _shape_of, _symbolic_shapes
             first = args[0] if args else next(iter(kwargs.values()), None)
             self._build_shapes_dict = {"input_shape": _symbolic_shapes(
                 tree.map_structure(_shape_of, first))}
@@ -154,6 +158,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
         >>> model.layers[0].dtype_policy
         <QuantizedDTypePolicy "int8_from_float32">
         """
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.model_quantization import quantize_model
         quantize_model(self, mode, config, filters, **kwargs)
         traces = self.__dict__.get("_step_traces")
@@ -173,6 +178,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
     # -- saving ---------------------------------------------------------------
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         """Save to `.keras` (zip) or legacy `.h5`."""
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_api
         saving_api.save_model(self, filepath, overwrite=overwrite,
                               zipped=zipped, **kwargs)
@@ -180,24 +186,26 @@ class Model(LegacyTrainingShims, Trainer, Layer):
     def __reduce__(self):
         # Pickling (and deep-copying) a model: it travels as its .keras
         # file (saving/pickling.py), as in Keras.
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import pickling
         return pickling.model_from_bytes, (pickling.model_to_bytes(self),)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Save the weights to a `.weights.h5` file."""
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_api
         saving_api.save_weights(self, filepath, overwrite=overwrite,
                                 max_shard_size=max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
         """Load weights from `.weights.h5`, `.keras` or legacy `.h5`."""
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_api
         saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch,
                                 **kwargs)
 
     def to_json(self, **kwargs):
         """The model's config as a JSON string (`model_from_json` reads it)."""
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return json.dumps(serialize_keras_object(self), **kwargs)
 
     @default_config
@@ -208,6 +216,7 @@ class Model(LegacyTrainingShims, Trainer, Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        # lazy: a top-level import would close an import circle
         from kerasish.engine.functional import Functional
         if not isinstance(config, dict):
             raise ValueError(
@@ -232,6 +241,7 @@ def _shape_structure(shape):
 
 def _make_functional(cls):
     """Let a Model subclass initialised with inputs/outputs be Functional."""
+    # lazy: a top-level import would close an import circle
     from kerasish.engine.functional import Functional
     if issubclass(cls, Functional):
         return

@@ -8,6 +8,7 @@ that do not support a mode raise `NotImplementedError`, which
 `Model.quantize` turns into a warning, as Keras does.
 """
 import functools
+from kerasish.engine.dtype_policy import QUANTIZATION_MODES
 
 
 class QuantizationHooks:
@@ -29,7 +30,6 @@ class QuantizationHooks:
     def quantized_call(self, *args, **kwargs):
         """Run the `_<mode>_call` of the layer's quantization mode."""
         mode = self.quantization_mode
-        from kerasish.engine.dtype_policy import QUANTIZATION_MODES
         if mode not in QUANTIZATION_MODES:
             raise self._quantization_mode_error(mode)
         method = getattr(self, f"_{mode}_call", None)
@@ -40,7 +40,6 @@ class QuantizationHooks:
         return method(*args, **kwargs)
 
     def _check_quantize_args(self, mode, compute_dtype):
-        from kerasish.engine.dtype_policy import QUANTIZATION_MODES
         if not self.built:
             raise ValueError(
                 "Cannot quantize a layer that isn't yet built. Layer "
@@ -80,7 +79,6 @@ class QuantizationHooks:
             f"implemented.{msg}")
 
     def _quantization_mode_error(self, mode):
-        from kerasish.engine.dtype_policy import QUANTIZATION_MODES
         return NotImplementedError(
             f"Invalid quantization mode. Expected one of "
             f"{QUANTIZATION_MODES}. Received: quantization_mode={mode}")
@@ -92,6 +90,7 @@ def wrap_quantize(layer):
     Only layers whose class defines `quantize` get the wrapper, so other
     layers pay nothing.
     """
+    # lazy: a top-level import would close an import circle
     from kerasish.engine.layer import Layer
     method = type(layer).quantize
     if method is Layer.quantize or getattr(method, "_passes_config", False):
@@ -100,6 +99,7 @@ def wrap_quantize(layer):
 
     @functools.wraps(original)
     def quantize(mode=None, config=None, **kwargs):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.quantization_config import \
             validate_and_resolve_config
         config = validate_and_resolve_config(mode, config)

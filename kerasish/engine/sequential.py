@@ -8,12 +8,15 @@ functional model. Until then calls run the layers one after the other.
 import inspect
 
 from kerasish import tree
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.engine.argument_checks import describe
 from kerasish.engine.input_layer import InputLayer
 from kerasish.engine.layer import Layer
 from kerasish.engine.model import Model
 from kerasish.saving.object_registration import builtin
+from kerasish.engine.functional import Functional
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import deserialize_keras_object
 
 
 @builtin("keras")
@@ -139,7 +142,6 @@ class Sequential(Model):
             for layer in self._layers[1:]:
                 _check_single_input(layer)
                 x = layer(x)
-        from kerasish.engine.functional import Functional
         object.__setattr__(self, "_functional",
                            Functional(self._layers[0].output, x))
         self._build_shapes_dict = {"input_shape": input_shape}
@@ -223,7 +225,6 @@ class Sequential(Model):
 
     # -- serialization --------------------------------------------------------
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         config = {"name": self.name, "trainable": self.trainable,
                   "dtype": _policy_config(self),
                   "layers": [serialize_keras_object(layer)
@@ -234,7 +235,6 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.saving.serialization_lib import deserialize_keras_object
         _check_sequential_config(config)
         model = cls(name=config.get("name"),
                     trainable=config.get("trainable", True))

@@ -12,6 +12,10 @@ import shutil
 import numpy as np
 
 from kerasish import tree
+from kerasish.engine.functional import Functional
+from kerasish.engine.layer import Layer
+from kerasish.engine.sequential import Sequential
+from kerasish.backend.common.global_state import print_msg
 
 
 def _count(weights):
@@ -64,9 +68,6 @@ def _declares_output_shape(layer):
     `compute_output_shape`, else Keras's summary shows "?"; built-in layers
     (whose Keras counterparts all declare one) and Functional/Sequential
     models always can."""
-    from kerasish.engine.functional import Functional
-    from kerasish.engine.layer import Layer
-    from kerasish.engine.sequential import Sequential
     if isinstance(layer, (Functional, Sequential)):
         return True
     for cls in type(layer).__mro__:
@@ -211,7 +212,6 @@ def summary_lines(model, line_length=None, positions=None,
                   expand_nested=False, show_trainable=False,
                   layer_range=None):
     """The summary as a list of text lines."""
-    from kerasish.engine.functional import Functional
     sequential_like = _is_sequential_like(model)
     layers = model.layers
     if isinstance(model, Functional):
@@ -281,8 +281,6 @@ def _layer_rows(layer, level, sequential_like, show_trainable, expand,
 
 
 def _is_sequential_like(model):
-    from kerasish.engine.functional import Functional
-    from kerasish.engine.sequential import Sequential
     if isinstance(model, Sequential) or not isinstance(model, Functional):
         return True
     nodes_by_depth = model._nodes_by_depth
@@ -354,7 +352,6 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
                           show_trainable, layer_range)
     text = "\n".join(lines)
     if print_fn is None:
-        from kerasish.utils.config_utils import print_msg
         print_msg(text)     # stdout, or logging when not interactive
     else:
         print_fn(text + "\n")  # Keras hands over rich's capture, "\n" ended

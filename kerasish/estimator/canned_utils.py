@@ -5,6 +5,10 @@ import numpy as np
 from kerasish.estimator.optimizer_names import (tf_named_class_instance,
                                               tf_named_optimizer)
 from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish import optimizers
+from kerasish.estimator.variable_store import active_store
+from kerasish.backend import tape as tape_module
+from kerasish.estimator.mode_keys import ModeKeys
 
 _OPTIMIZERS = {"Adagrad": "Adagrad", "Adam": "Adam", "Ftrl": "Ftrl",
                "RMSProp": "RMSprop", "SGD": "SGD"}
@@ -37,7 +41,6 @@ def get_optimizer_instance(optimizer, learning_rate, global_step=None):
     >>> opt.learning_rate.path
     'training/Adagrad/learning_rate'
     """
-    from kerasish import optimizers
     if isinstance(optimizer, str):
         if optimizer not in _OPTIMIZERS:
             raise ValueError(f"Unsupported optimizer name: {optimizer}. "
@@ -49,7 +52,6 @@ def get_optimizer_instance(optimizer, learning_rate, global_step=None):
         optimizer = optimizer()
         if isinstance(optimizer, Optimizer):
             # Only its config is used: its own variables are not saved.
-            from kerasish.estimator.variable_store import active_store
             store = active_store()
             if store is not None:
                 store.mark_local(optimizer.variables)
@@ -66,7 +68,6 @@ def per_call(key, factory):
     `train`/`evaluate`/`predict` call, so layers are not rebuilt for every
     batch; outside an Estimator it just calls `factory`.
     """
-    from kerasish.estimator.variable_store import active_store
     store = active_store()
     return factory() if store is None else store.memo(key, factory)
 
@@ -75,7 +76,6 @@ def train_op_fn(pairs):
     """A `train_op_fn(loss)` applying each `(optimizer, variables)` pair's
     gradients, all computed from one backward pass of the loss."""
     def fn(loss):
-        from kerasish.backend import tape as tape_module
         tapes = tape_module.active_tapes()
         if not tapes:
             raise ValueError("A premade model_fn must run under an "
@@ -99,8 +99,6 @@ def estimator_spec(head, features, labels, mode, logits, parts):
             part: `key` names the per-call optimizer, `optimizer` and
             `learning_rate` go to `get_optimizer_instance`.
     """
-    from kerasish.estimator.mode_keys import ModeKeys
-    from kerasish.estimator.variable_store import active_store
     fn = None
     if mode == ModeKeys.TRAIN:
         # The first part's optimizer counts its steps in the global step

@@ -1,5 +1,7 @@
 """Argument checks of `Estimator` and the shaping of predictions."""
 from kerasish.estimator import inputs
+from kerasish.callbacks.callback import Callback
+from kerasish.train.session_run_hook import SessionRunHook
 
 _MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config"}
 
@@ -22,8 +24,6 @@ def verify_model_fn_args(model_fn, params):
 
 
 def check_hooks_type(hooks):
-    from kerasish.callbacks.callback import Callback
-    from kerasish.train.session_run_hook import SessionRunHook
     hooks = list(hooks or [])
     for hook in hooks:
         if not isinstance(hook, (SessionRunHook, Callback)):

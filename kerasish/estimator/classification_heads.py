@@ -4,6 +4,11 @@ import numpy as np
 from kerasish.estimator.head import (SUM_OVER_BATCH_SIZE, Head, as_array,
                                      labels_2d)
 from kerasish.metrics import Mean
+from kerasish.metrics import Accuracy
+from kerasish import ops
+from kerasish.metrics import AUC, Precision, Recall
+from kerasish.metrics import BinaryAccuracy, Precision, Recall
+from kerasish.losses import sparse_categorical_crossentropy
 
 
 def _check_vocabulary(label_vocabulary, n_classes):
@@ -84,7 +89,6 @@ class _ClassificationHead(Head):
                                             self._n_classes)}
 
     def _accuracy_and_loss(self, labels, predictions, unreduced, weights):
-        from kerasish.metrics import Accuracy
         accuracy = Accuracy(name="accuracy")
         accuracy.update_state(labels, predictions["class_ids"],
                               sample_weight=weights)
@@ -153,12 +157,10 @@ class BinaryClassHead(_ClassificationHead):
         return out
 
     def unreduced_loss(self, labels, logits):
-        from kerasish import ops
         return ops.sigmoid_cross_entropy_with_logits(
             labels=labels.astype(np.float32), logits=logits)
 
     def eval_metrics(self, labels, predictions, unreduced, weights):
-        from kerasish.metrics import AUC, Precision, Recall
         metrics = self._accuracy_and_loss(labels, predictions, unreduced,
                                           weights)
         logistic = predictions["logistic"]
@@ -183,7 +185,6 @@ class BinaryClassHead(_ClassificationHead):
 
 
 def _threshold_metrics(labels, logistic, weights, threshold):
-    from kerasish.metrics import BinaryAccuracy, Precision, Recall
     out = {}
     for key, metric in [
             ("accuracy", BinaryAccuracy(threshold=threshold,
@@ -202,7 +203,6 @@ class AccuracyBaseline(Mean):
     the majority class (TF's `accuracy_baseline`)."""
 
     def result(self):
-        from kerasish import ops
         mean = super().result()
         return ops.maximum(mean, 1.0 - mean)
 
@@ -247,8 +247,6 @@ class MultiClassHead(_ClassificationHead):
         return out
 
     def unreduced_loss(self, labels, logits):
-        from kerasish import ops
-        from kerasish.losses import sparse_categorical_crossentropy
         return ops.expand_dims(sparse_categorical_crossentropy(
             labels[:, 0], logits, from_logits=True), -1)
 

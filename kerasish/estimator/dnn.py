@@ -7,13 +7,14 @@ training, batch normalization (`dnn/hiddenlayer_<i>/batchnorm_<i>`,
 momentum 0.999) if asked, and a linear `dnn/logits` layer; the variable
 names match TF's.
 """
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.estimator import canned_utils as utils
 from kerasish.estimator.classification_heads import classification_head
 from kerasish.estimator.estimator import Estimator
 from kerasish.estimator.head import (SUM_OVER_BATCH_SIZE, RegressionHead,
                                      check_head)
 from kerasish.estimator.mode_keys import ModeKeys
+from kerasish.feature_column import DenseFeatures
 
 LEARNING_RATE = 0.05
 
@@ -23,8 +24,8 @@ class DNNNetwork:
 
     def __init__(self, units, hidden_units, feature_columns, activation_fn,
                  dropout, batch_norm):
+        # lazy: calls up the layers (tests/layering_allowlist.txt)
         from kerasish import layers
-        from kerasish.feature_column import DenseFeatures
         self.input_layer = DenseFeatures(feature_columns, name="input_layer")
         self.hidden = [layers.Dense(n, activation=activation_fn,
                                     name=f"hiddenlayer_{i}")

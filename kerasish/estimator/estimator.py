@@ -155,6 +155,7 @@ class Estimator:
     def _start(self, mode):
         """A fresh store and session model for one call."""
         if self._config.tf_random_seed is not None:
+            # lazy: calls up the layers (tests/layering_allowlist.txt)
             from kerasish.utils import set_random_seed
             set_random_seed(self._config.tf_random_seed)
         store = VariableStore()

@@ -4,6 +4,9 @@ import collections
 import numpy as np
 
 from kerasish.estimator.mode_keys import ModeKeys
+from kerasish.train.session_run_hook import SessionRunHook
+from kerasish.metrics.metric import Metric
+from kerasish.train.session_creator import Scaffold
 
 _NEEDS = {
     ModeKeys.TRAIN: "a `loss` and a `train_op` (what `optimizer.minimize("
@@ -20,7 +23,6 @@ def _missing(mode, what):
 
 
 def _check_hooks(hooks, name):
-    from kerasish.train.session_run_hook import SessionRunHook
     hooks = tuple(hooks or ())
     for hook in hooks:
         if not isinstance(hook, SessionRunHook):
@@ -41,7 +43,6 @@ def _check_loss(loss):
 
 
 def _check_metrics(eval_metric_ops):
-    from kerasish.metrics.metric import Metric
     if eval_metric_ops is None:
         return {}
     if not isinstance(eval_metric_ops, dict):
@@ -90,7 +91,6 @@ class EstimatorSpec(collections.namedtuple("EstimatorSpec", [
                 eval_metric_ops=None, export_outputs=None,
                 training_chief_hooks=None, training_hooks=None,
                 scaffold=None, evaluation_hooks=None, prediction_hooks=None):
-        from kerasish.train.session_creator import Scaffold
         if mode not in ModeKeys.all():
             raise ValueError(f"mode must be one of {ModeKeys.all()}. "
                              f"Received: mode={mode!r}")

@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from kerasish.train.session_run_hook import SessionRunHook
+from kerasish.callbacks.summary_writer import SummaryWriter
 
 logger = logging.getLogger("kerasish.estimator")
 RESULTS_FILE = "eval_results.jsonl"
@@ -73,10 +74,10 @@ def write_eval_results(eval_dir, results, checkpoint_path):
 
 def _write_summaries(eval_dir, results, checkpoint_path, step):
     try:
+        # lazy: optional dependency
         import tensorboardX  # noqa: F401
     except ImportError:
         return
-    from kerasish.callbacks.summary_writer import SummaryWriter
     writer = SummaryWriter(eval_dir, "Estimator.evaluate")
     try:
         for key, value in sorted(results.items()):

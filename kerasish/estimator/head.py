@@ -12,6 +12,9 @@ import numpy as np
 
 from kerasish.estimator.estimator_spec import EstimatorSpec
 from kerasish.estimator.mode_keys import ModeKeys
+from kerasish.feature_column import DenseFeatures, numeric_column
+from kerasish import ops
+from kerasish.metrics import Mean
 
 SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
 SUM = "sum"
@@ -90,7 +93,6 @@ class Head:
         """`(batch, 1)` example weights, or None."""
         if self._weight_column is None:
             return None
-        from kerasish.feature_column import DenseFeatures, numeric_column
         column = self._weight_column
         if isinstance(column, str):
             column = numeric_column(column)
@@ -102,7 +104,6 @@ class Head:
         return weights
 
     def training_loss(self, unreduced, weights, regularization_losses=None):
-        from kerasish import ops
         weighted = unreduced if weights is None else unreduced * weights
         loss = ops.sum(weighted)
         if self._loss_reduction == SUM_OVER_BATCH_SIZE:
@@ -184,11 +185,9 @@ class RegressionHead(Head):
         return {"predictions": logits}
 
     def unreduced_loss(self, labels, logits):
-        from kerasish import ops
         return ops.square(logits - labels)
 
     def eval_metrics(self, labels, predictions, unreduced, weights):
-        from kerasish.metrics import Mean
         values = {"average_loss": unreduced, "label/mean": labels,
                   "prediction/mean": as_array(predictions["predictions"])}
         metrics = {}

@@ -18,6 +18,7 @@ import itertools
 import numpy as np
 
 from kerasish.estimator.mode_keys import ModeKeys
+from kerasish.data import Dataset
 
 _EXPECTED = ("an `input_fn` must return `(features, labels)` or `features` "
              "(features: a dict of arrays or an array; labels: an array, a "
@@ -94,7 +95,6 @@ def check_batch(batch):
 
 def batches(result, mode):
     """An iterator of checked `(features, labels)` batches."""
-    from kerasish.data import Dataset
     if isinstance(result, Dataset):
         return (check_batch(element) for element in result)
     if hasattr(result, "__next__"):
@@ -130,7 +130,6 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None,
     >>> [len(labels) for features, labels in fn()]
     [2, 2, 1]
     """
-    from kerasish.data import Dataset
     if not isinstance(shuffle, bool):
         raise ValueError("shuffle must be provided explicitly as a bool, it "
                          f"is {shuffle!r}")

@@ -15,6 +15,8 @@ from kerasish.estimator.estimator_spec import EstimatorSpec
 from kerasish.estimator.mode_keys import ModeKeys
 from kerasish.estimator.variable_store import active_store
 from kerasish.metrics.metric import Metric
+from kerasish.saving import state_walk
+from kerasish.saving import load_model
 
 
 def _input_names(model):
@@ -89,7 +91,6 @@ class KerasMetrics(Metric):
 def keras_variable_names(model):
     """`(variables, names)`: the model's and its optimizer's variables,
     named by their place in a Keras weights file."""
-    from kerasish.saving import state_walk
     variables, names = [], []
     for path, obj in state_walk.walk(model):
         for i, variable in enumerate(state_walk.own_variables(obj)):
@@ -179,7 +180,6 @@ def model_to_estimator(keras_model=None, keras_model_path=None,
         raise ValueError("Either `keras_model` or `keras_model_path` needs "
                          "to be provided, but not both.")
     if keras_model is None:
-        from kerasish.saving import load_model
         keras_model = load_model(keras_model_path,
                                  custom_objects=custom_objects)
     if not getattr(keras_model, "compiled", False) or \

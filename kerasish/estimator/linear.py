@@ -5,19 +5,19 @@ The model is a `LinearModel` named `linear/linear_model` (TF's variable
 names: `linear/linear_model/<column>/weights`, `.../bias_weights`), all
 weights starting at zero, trained by FTRL (learning rate 0.2) by default.
 """
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.estimator import canned_utils as utils
 from kerasish.estimator.classification_heads import classification_head
 from kerasish.estimator.estimator import Estimator
 from kerasish.estimator.head import (SUM_OVER_BATCH_SIZE, RegressionHead,
                                      check_head)
+from kerasish.feature_column import LinearModel
 
 LEARNING_RATE = 0.2
 
 
 def linear_logits(features, units, feature_columns, sparse_combiner):
     """`(logits, linear_model)` of the premade linear model for this call."""
-    from kerasish.feature_column import LinearModel
     model = utils.per_call("linear_model", lambda: LinearModel(
         feature_columns, units=units, sparse_combiner=sparse_combiner,
         name="linear_model"))

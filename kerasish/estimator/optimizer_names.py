@@ -22,8 +22,8 @@ import functools
 
 from kerasish import initializers
 from kerasish.backend import config
-from kerasish.engine import naming
-from kerasish.engine.variable import Variable
+from kerasish.backend.common import naming
+from kerasish.backend.common.variable import Variable
 from kerasish.saving.serialization_lib import deserialize_keras_object
 
 # Per Keras class: TF's slot names, the hyperparameters TF keeps in

@@ -25,6 +25,7 @@ from kerasish.engine.data_adapters import unpack_x_y_sample_weight
 from kerasish.engine.model import Model
 from kerasish.estimator.mode_keys import ModeKeys
 from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish.metrics import Mean
 
 _RESERVED = ("loss", "global_step")
 
@@ -53,7 +54,6 @@ class SessionModel(Model):
 
     def __init__(self, estimator, store, mode):
         super().__init__(name="estimator")
-        from kerasish.metrics import Mean
         object.__setattr__(self, "_estimator", estimator)
         object.__setattr__(self, "store", store)
         object.__setattr__(self, "mode", mode)

@@ -22,8 +22,12 @@ import contextlib
 import numpy as np
 
 from kerasish.backend import dtypes
-from kerasish.engine import naming
-from kerasish.engine import variable as variable_module
+from kerasish.backend.common import naming
+from kerasish.backend.common import variable as variable_module
+from kerasish.backend.common.variable import Variable
+import h5py
+from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.h5_store import safe_dataset
 
 FORMAT = "kerasish.estimator.checkpoint"
 
@@ -54,14 +58,13 @@ class VariableStore:
 
     def create_global_step(self):
         """Create the int64 `global_step` variable (TF's name)."""
-        from kerasish.engine.variable import Variable
         with self.scope():
             self.global_step = Variable(np.zeros((), np.int64),
                                         dtype="int64", trainable=False,
                                         name="global_step")
         return self.global_step
 
-    # -- the creation hook (engine/variable.py) --------------------------------
+    # -- the creation hook (backend/common/variable.py) --------------------------------
     def lookup(self, path, shape, dtype):
         """The array a new variable at `path` shares, or None."""
         array = self._arrays.get(path)
@@ -228,7 +231,6 @@ def _assign(path, target, value):
 
 def write_checkpoint(filepath, arrays, attributes=None):
     """Write `{path: array}` to an HDF5 file (atomically)."""
-    from kerasish.saving.file_utils import atomic_h5
     with atomic_h5(filepath) as f:
         f.attrs["format"] = FORMAT
         for key, value in (attributes or {}).items():
@@ -239,8 +241,6 @@ def write_checkpoint(filepath, arrays, attributes=None):
 
 def read_checkpoint(filepath):
     """`{path: array}` of an HDF5 checkpoint written by `write_checkpoint`."""
-    import h5py
-    from kerasish.saving.h5_store import safe_dataset
     try:
         f = h5py.File(filepath, "r")
     except OSError as e:

@@ -12,6 +12,7 @@ import numpy as np
 
 from kerasish.estimator.checkpoints import checkpoint_file
 from kerasish.estimator.variable_store import read_checkpoint
+from kerasish import initializers
 
 logger = logging.getLogger("kerasish.estimator")
 
@@ -153,7 +154,6 @@ def _remap(old, target, info):
                  enumerate(_read_vocab(info.old_vocab, info.old_vocab_size))}
     shape = tuple(target.shape)
     if info.backup_initializer is not None:
-        from kerasish import initializers
         init = initializers.get(info.backup_initializer)
         new = np.asarray(init(shape, dtype=target.dtype))
     else:

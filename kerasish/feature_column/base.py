@@ -18,6 +18,11 @@ import abc
 import collections
 
 import numpy as np
+from kerasish.feature_column.serialization import serialize
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.feature_column.serialization import deserialize
+from kerasish.saving.serialization_lib import deserialize_keras_object
+from kerasish import ops
 
 _MISSING_STRING = ""
 _MISSING_INT = -1
@@ -65,7 +70,6 @@ class FeatureColumn(abc.ABC):
 
     def get_config(self):
         """The column's arguments; nested columns are serialized."""
-        from kerasish.feature_column.serialization import serialize
         return {field: serialize(value) if isinstance(value, FeatureColumn)
                 else _plain(value)
                 for field, value in zip(self._fields, self)}
@@ -82,7 +86,6 @@ def _plain(value):
     if isinstance(value, np.generic):
         return value.item()
     if callable(value):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return serialize_keras_object(value)
     return value
 
@@ -93,9 +96,7 @@ def _unplain(value, custom_objects):
     if not (isinstance(value, dict) and "class_name" in value):
         return value
     if value.get("module") == "kerasish.feature_column":
-        from kerasish.feature_column.serialization import deserialize
         return deserialize(value, custom_objects)
-    from kerasish.saving.serialization_lib import deserialize_keras_object
     return deserialize_keras_object(value, custom_objects=custom_objects)
 
 
@@ -243,7 +244,6 @@ class FeatureCache:
             raise ValueError(f"Feature (key: {key}) cannot have rank 0. "
                              f"Given: {value!r:.100}")
         if rank == 1:
-            from kerasish import ops
             value = ops.expand_dims(value, -1) if hasattr(value, "_value") \
                 else np.asarray(value)[:, None]
         return value

@@ -6,7 +6,7 @@ import numpy as np
 
 from kerasish.feature_column.base import (CategoricalColumn, CategoricalIds,
                                           as_numpy, categorical_input, kind)
-from kerasish.layers.preprocessing import farmhash
+from kerasish.backend import farmhash
 
 
 def fingerprints(values):

@@ -22,7 +22,7 @@ import numpy as np
 from kerasish.feature_column.base import (CategoricalColumn, CategoricalIds,
                                           as_numpy, as_strings, kind)
 from kerasish.feature_column.categorical import HashedCategoricalColumn
-from kerasish.layers.preprocessing import farmhash
+from kerasish.backend import farmhash
 
 DEFAULT_HASH_KEY = 0xDECAFCAFFE
 _MASK64 = (1 << 64) - 1

@@ -6,6 +6,9 @@ import math
 import numpy as np
 
 from kerasish.feature_column.base import CategoricalColumn, DenseColumn
+from kerasish.backend.tensor import Tensor
+from kerasish import ops
+from kerasish import initializers
 
 _COMBINERS = ("mean", "sqrtn", "sum")
 
@@ -38,7 +41,6 @@ class IndicatorColumn(DenseColumn, collections.namedtuple(
         return counts.reshape(batch, depth).astype(np.float32)
 
     def get_dense_tensor(self, cache, layer=None):
-        from kerasish.backend.tensor import Tensor
         return Tensor(cache.get(self, requester=self))
 
 
@@ -77,7 +79,6 @@ def embedding_lookup(params, ids, combiner, max_norm=None):
     gradients. `mean` divides the weighted sum by the sum of the weights,
     `sqrtn` by the square root of the sum of their squares.
     """
-    from kerasish import ops
     batch, width = ids.values.shape
     weights = ids.effective_weights()
     valid = ids.values[ids.mask]
@@ -127,7 +128,6 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple(
         return self.categorical_column.get_ids(cache)
 
     def create_state(self, layer):
-        from kerasish import initializers
         initializer = self.initializer or initializers.TruncatedNormal(
             mean=0.0, stddev=1.0 / math.sqrt(self.dimension))
         weights = layer.add_column_weight(
@@ -135,6 +135,7 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple(
             (self.categorical_column.num_buckets, self.dimension),
             initializer, trainable=self.trainable)
         if self.ckpt_to_load_from is not None:
+            # lazy: kept out of `import kerasish`
             from kerasish.estimator.checkpoints import load_variable
             weights.assign(load_variable(self.ckpt_to_load_from,
                                          self.tensor_name_in_ckpt))
@@ -197,7 +198,6 @@ def embedding_column(categorical_column, dimension, combiner="mean",
         raise ValueError("Must specify both `ckpt_to_load_from` and "
                          "`tensor_name_in_ckpt` or none of them.")
     if initializer is not None and not callable(initializer):
-        from kerasish import initializers
         initializer = initializers.get(initializer)
     if max_norm is not None and max_norm <= 0:
         raise ValueError(f"max_norm must be positive. Given: {max_norm}")

@@ -2,12 +2,17 @@
 import contextlib
 import math
 
-from kerasish.engine import naming
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common import naming
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.feature_column.base import (DenseColumn, FeatureCache,
                                           normalize_columns)
 from kerasish.saving.object_registration import builtin
+from kerasish import initializers
+from kerasish.backend.common.variable import Variable
+from kerasish.feature_column.serialization import serialize
+from kerasish.feature_column.serialization import deserialize
+from kerasish import ops
 
 
 class _Root:
@@ -46,8 +51,6 @@ class ColumnsLayer(Layer):
     def add_column_weight(self, column, name, shape, initializer,
                           trainable=True):
         """A weight of `column`, at `<layer path>/<column name>/<name>`."""
-        from kerasish import initializers
-        from kerasish.engine.variable import Variable
         with naming.name_scope(self.name), naming.name_scope(column.name):
             variable = Variable(initializers.get(initializer), shape=shape,
                                 dtype=self.variable_dtype,
@@ -62,8 +65,6 @@ class ColumnsLayer(Layer):
         """A weight several columns share (shared embeddings): made once
         per layer at `<layer path>/<scope>/<name>`, or at exactly `name`
         when `absolute` (TF2's shared variables have no scope)."""
-        from kerasish import initializers
-        from kerasish.engine.variable import Variable
         shared = self._shared_weights
         key = name if absolute else (scope, name)
         if key not in shared:
@@ -104,7 +105,6 @@ class ColumnsLayer(Layer):
         return KerasTensor(self.compute_output_shape(shapes), "float32")
 
     def get_config(self):
-        from kerasish.feature_column.serialization import serialize
         config = super().get_config()
         config["feature_columns"] = [serialize(c)
                                      for c in self._feature_columns]
@@ -112,7 +112,6 @@ class ColumnsLayer(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.feature_column.serialization import deserialize
         config = dict(config)
         config["feature_columns"] = [deserialize(c, custom_objects)
                                      for c in config["feature_columns"]]
@@ -158,7 +157,6 @@ class DenseFeatures(ColumnsLayer):
                          trainable=trainable, name=name, **kwargs)
 
     def call(self, features, cols_to_output_tensors=None, training=None):
-        from kerasish import ops
         cache = FeatureCache(features)
         outputs = []
         for column in self._feature_columns:

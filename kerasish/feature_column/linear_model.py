@@ -6,6 +6,7 @@ from kerasish.feature_column.base import (CategoricalColumn, DenseColumn,
 from kerasish.feature_column.dense_columns import embedding_lookup
 from kerasish.feature_column.dense_features import ColumnsLayer
 from kerasish.saving.object_registration import builtin
+from kerasish import ops
 
 _COMBINERS = ("mean", "sqrtn", "sum")
 
@@ -68,7 +69,6 @@ class LinearModel(ColumnsLayer):
                                     name="bias_weights")
 
     def call(self, features):
-        from kerasish import ops
         cache = FeatureCache(features)
         total = None
         for column in self._feature_columns:
@@ -77,7 +77,6 @@ class LinearModel(ColumnsLayer):
         return total + self.bias
 
     def _term(self, column, cache):
-        from kerasish import ops
         weights = self.column_weights(column)["weights"]
         if isinstance(column, CategoricalColumn):
             return embedding_lookup(weights, column.get_ids(cache),

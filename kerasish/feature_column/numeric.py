@@ -6,6 +6,8 @@ import numpy as np
 
 from kerasish.feature_column.base import (CategoricalColumn, CategoricalIds,
                                           DenseColumn, as_numpy, kind)
+from kerasish import ops
+from kerasish.backend.tensor import Tensor
 
 
 def _check_shape(shape, key):
@@ -79,7 +81,6 @@ class NumericColumn(DenseColumn, collections.namedtuple(
                                (cache.batch_size, math.prod(self.shape)))
 
     def transform(self, cache):
-        from kerasish import ops
         value = self._raw(cache)
         array_kind = kind(as_numpy(value)) if not hasattr(value, "_value") \
             else kind(value._value)
@@ -196,7 +197,6 @@ class BucketizedColumn(DenseColumn, CategoricalColumn,
                                side="right").astype(np.int64)
 
     def get_dense_tensor(self, cache, layer=None):
-        from kerasish.backend.tensor import Tensor
         buckets = cache.get(self, requester=self)
         one_hot = np.eye(self._depth, dtype=np.float32)[buckets]
         return Tensor(one_hot)

@@ -3,14 +3,19 @@ MODULE = "kerasish.feature_column"
 
 
 def _classes():
+    # lazy: a top-level import would close an import circle
     from kerasish.feature_column.categorical import (
         HashedCategoricalColumn, IdentityCategoricalColumn,
         WeightedCategoricalColumn)
+    # lazy: a top-level import would close an import circle
     from kerasish.feature_column.vocabulary import (
         VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn)
+    # lazy: a top-level import would close an import circle
     from kerasish.feature_column.crossed import CrossedColumn
+    # lazy: a top-level import would close an import circle
     from kerasish.feature_column.dense_columns import (EmbeddingColumn,
                                                        IndicatorColumn)
+    # lazy: a top-level import would close an import circle
     from kerasish.feature_column.numeric import (BucketizedColumn,
                                                  NumericColumn)
     from kerasish.feature_column.shared_embedding import \

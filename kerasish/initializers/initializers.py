@@ -10,6 +10,9 @@ import numpy as np
 
 from kerasish.backend import dtypes, random
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import deserialize_keras_object
+from kerasish.backend.common.naming import to_snake_case
 
 _MODULE = "keras.initializers"
 
@@ -61,12 +64,10 @@ class Constant(Initializer):
         return np.full(shape, self.value, dtypes.standardize_dtype(dtype))
 
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return {"value": serialize_keras_object(self.value)}
 
     @classmethod
     def from_config(cls, config):
-        from kerasish.saving.serialization_lib import deserialize_keras_object
         return cls(deserialize_keras_object(config["value"]))
 
 
@@ -144,8 +145,6 @@ class RandomInitializer(Initializer):
     def get_config(self):
         seed = self._init_seed
         if isinstance(seed, random.SeedGenerator):
-            from kerasish.saving.serialization_lib import \
-                serialize_keras_object
             seed = serialize_keras_object(seed)
         return {"seed": seed}
 
@@ -332,7 +331,6 @@ def _preset(name, scale, mode, distribution, doc):
     cls = type(name, (VarianceScaling,), {
         "__init__": __init__, "get_config": get_config, "__doc__": doc,
         "__module__": __name__})
-    from kerasish.engine.naming import to_snake_case
     return builtin(_MODULE, to_snake_case(name))(cls)
 
 

@@ -77,6 +77,8 @@ from kerasish.layers.pooling.adaptive_max_pooling2d import (  # noqa: F401
     AdaptiveMaxPooling2D)
 from kerasish.layers.pooling.adaptive_max_pooling3d import (  # noqa: F401
     AdaptiveMaxPooling3D)
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import deserialize_keras_object
 Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
 Convolution1DTranspose = Conv1DTranspose
 Convolution2DTranspose = Conv2DTranspose
@@ -224,7 +226,6 @@ def serialize(layer):
     >>> config["class_name"], config["config"]["units"]
     ('Dense', 3)
     """
-    from kerasish.saving.serialization_lib import serialize_keras_object
     return serialize_keras_object(layer)
 
 
@@ -244,7 +245,6 @@ def deserialize(config, custom_objects=None):
     >>> kerasish.layers.deserialize(config).units
     3
     """
-    from kerasish.saving.serialization_lib import deserialize_keras_object
     obj = deserialize_keras_object(config, custom_objects=custom_objects)
     if not isinstance(obj, Layer):
         raise ValueError(

@@ -9,7 +9,7 @@ import numpy as np
 
 from kerasish import ops, tree
 from kerasish.backend import config
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.backend.tensor import Tensor
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean",

@@ -42,7 +42,7 @@ from kerasish.losses.losses import (  # noqa: F401
     mean_absolute_percentage_error, mean_squared_error,
     mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy,
     squared_hinge)
-from kerasish.engine.naming import to_snake_case as _snake
+from kerasish.backend.common.naming import to_snake_case as _snake
 from kerasish.saving import object_registration as _registry
 from kerasish.saving import serialization_lib as _serialization
 

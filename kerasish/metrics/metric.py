@@ -7,8 +7,9 @@ updates never record on a gradient tape.
 import numpy as np
 
 from kerasish.backend import config
-from kerasish.engine import naming
-from kerasish.engine.variable import Variable
+from kerasish.backend.common import naming
+from kerasish.backend.common.variable import Variable
+from kerasish import initializers
 
 
 class Metric:
@@ -66,7 +67,6 @@ class Metric:
         Without a `dtype` the variable is floatx, not the metric's dtype
         (as Keras: its confusion counts stay float32 in a float64 metric).
         """
-        from kerasish import initializers
         with naming.name_scope(self.name):
             variable = Variable(initializers.get(initializer), shape=shape,
                                 dtype=dtype or config.floatx(),
@@ -107,7 +107,8 @@ class Metric:
     def _stateless(self, fn, metric_variables=None):
         """`fn()` on the given values (or the current ones); returns its
         result and the variables' new values, changing nothing."""
-        from kerasish.engine.scopes import StatelessScope
+        # lazy: kept out of `import kerasish`
+        from kerasish.backend.common.scopes import StatelessScope
         if metric_variables is None:
             metric_variables = [v.numpy() for v in self.variables]
         mapping = list(zip(self.variables, metric_variables))

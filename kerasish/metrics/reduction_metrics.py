@@ -8,6 +8,7 @@ from kerasish.losses import loss as loss_module
 from kerasish.metrics.metric import Metric
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
+from kerasish.saving import object_registration
 
 _MODULE = "keras.metrics"
 
@@ -157,7 +158,6 @@ class MeanMetricWrapper(Mean):
         super().__init__(name=name, dtype=dtype)
         self._fn = fn
         self._fn_kwargs = kwargs
-        from kerasish.saving import object_registration
         losses = object_registration.builtins_of("keras.losses").values()
         if any(fn is obj or type(fn) is obj for obj in losses):
             self._direction = "down"

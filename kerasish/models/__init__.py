@@ -4,6 +4,8 @@ from kerasish.engine.functional import Functional  # noqa: F401
 from kerasish.engine.sequential import Sequential  # noqa: F401
 from kerasish.models.cloning import clone_model  # noqa: F401
 from kerasish.saving.object_registration import builtin as _builtin
+import json
+from kerasish.saving.serialization_lib import deserialize_keras_object
 
 _builtin("keras.src.models.functional")(Functional)
 _builtin("keras.src.models.model")(Model)
@@ -22,6 +24,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     >>> kerasish.models.load_model(path).output_shape
     (None, 2)
     """
+    # lazy: kept out of `import kerasish`
     from kerasish.saving import saving_api
     return saving_api.load_model(filepath, custom_objects=custom_objects,
                                  compile=compile, safe_mode=safe_mode)
@@ -43,6 +46,7 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     >>> kerasish.models.load_model(path).output_shape
     (None, 2)
     """
+    # lazy: kept out of `import kerasish`
     from kerasish.saving import saving_api
     return saving_api.save_model(model, filepath, overwrite=overwrite,
                                  zipped=zipped, **kwargs)
@@ -59,7 +63,5 @@ def model_from_json(json_string, custom_objects=None):
     >>> [type(layer).__name__ for layer in rebuilt.layers]
     ['Dense']
     """
-    import json
-    from kerasish.saving.serialization_lib import deserialize_keras_object
     return deserialize_keras_object(json.loads(json_string),
                                     custom_objects=custom_objects)

@@ -8,9 +8,12 @@ models round-trip through their config.
 from kerasish import tree
 from kerasish.engine.functional import Functional
 from kerasish.engine.input_layer import Input, InputLayer
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.operation import OpCall
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.operation import OpCall
 from kerasish.engine.sequential import Sequential
+import inspect
+from kerasish.saving.serialization_lib import (deserialize_keras_object,
+                                               serialize_keras_object)
 
 
 def clone_model(model, input_tensors=None, clone_function=None,
@@ -205,7 +208,6 @@ def _clone_functional(model, clone_function, input_tensors, call_function):
 def _functional_like(cls):
     """Whether `cls(inputs, outputs, name=...)` builds the model, as for
     `Functional` and subclasses that keep its constructor."""
-    import inspect
     args = inspect.getfullargspec(cls.__init__).args[1:]
     return cls is Functional or args == \
         inspect.getfullargspec(Functional.__init__).args[1:]
@@ -223,8 +225,6 @@ def _clone_from_config(model, input_tensors, clone_function, call_function):
             "Argument `call_function` is only supported for Functional "
             f"models. Received model of type '{type(model).__name__}', with "
             f"call_function={call_function}")
-    from kerasish.saving.serialization_lib import (deserialize_keras_object,
-                                                   serialize_keras_object)
     config = serialize_keras_object(model)
     config.pop("compile_config", None)
     clone = deserialize_keras_object(

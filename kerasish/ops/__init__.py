@@ -4,6 +4,7 @@ Every op accepts tensors, variables, numpy arrays and Python numbers, returns
 a `Tensor`, is differentiable under `GradientTape` where Keras's is, and,
 called on symbolic `KerasTensor`s, records a node of a functional graph.
 """
+from kerasish.ops import operators  # noqa: F401  (binds Tensor's operators)
 from kerasish.ops.core import *  # noqa: F401,F403
 from kerasish.ops.core import map, slice  # noqa: F401  (shadow builtins)
 from kerasish.ops.numpy import *  # noqa: F401,F403

@@ -11,7 +11,7 @@ from kerasish.backend import shape as S
 from kerasish.backend.primitive import Primitive, stacked_sequence, to_array
 from kerasish.backend.tape import stop_recording
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.symbolic import keras_op
 
 __all__ = ["convert_to_tensor", "convert_to_numpy", "is_tensor", "cast",
@@ -153,7 +153,7 @@ def _limits(dtype):
     if dtype in dtypes_module.ML_FLOATS:
         # numpy's finfo knows only its own floats.
         dtypes_module.require_ml_dtypes(dtype)
-        import ml_dtypes
+        import ml_dtypes  # lazy: optional dependency
         info = ml_dtypes.finfo(dtype)
         return float(info.min), float(info.max)
     kind = np.iinfo if np.dtype(dtype).kind in "iu" else np.finfo
@@ -179,6 +179,7 @@ def saturate_cast(x, dtype):
     x = convert_to_tensor(x)
     dtype = dtypes_module.standardize_dtype(dtype)
     in_dtype = str(x.dtype)
+    # lazy: a top-level import would close an import circle
     from kerasish.ops.numpy_base import clip
     if in_dtype in ("float16", "bfloat16") and dtype != "bool" \
             and np.dtype(dtype).kind in "iu" and np.dtype(dtype).itemsize <= 4:

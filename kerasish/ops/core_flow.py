@@ -13,12 +13,12 @@ from numpy.lib.array_utils import normalize_axis_index
 from kerasish import tree
 from kerasish.backend import shape as S
 from kerasish.backend.primitive import to_array
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.numpy_join import concatenate, stack
 from kerasish.ops.numpy_shape import flip
 from kerasish.ops.symbolic import keras_op
-from kerasish.ops.traced import spec_op
+from kerasish.ops.spec_ops import spec_op
 
 
 def cond(pred, true_fn, false_fn):

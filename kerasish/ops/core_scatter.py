@@ -79,6 +79,7 @@ def slice_update(inputs, start_indices, updates):
     array([[0., 0., 0.],
            [0., 1., 1.]])
     """
+    # lazy: a top-level import would close an import circle
     from kerasish.ops.numpy_index import _scatter_like
     inputs = convert_to_tensor(inputs)
     # The result keeps the dtype of `inputs` (Keras on TensorFlow casts the
@@ -155,10 +156,12 @@ def scatter_update(inputs, indices, updates, reduction=None):
     inputs = convert_to_tensor(inputs)
     idx = np.asarray(to_array(indices)).astype(np.int64)
     if reduction is None:
+        # lazy: a top-level import would close an import circle
         from kerasish.ops.numpy_index import _scatter_like
         return _scatter_like(inputs, tuple(idx.reshape(-1, idx.shape[-1]).T),
                              cast(updates, inputs.dtype))
     if reduction == "add":
+        # lazy: a top-level import would close an import circle
         from kerasish.ops.numpy_base import add
         return add(inputs, cast(scatter(idx, updates, inputs.shape),
                                 inputs.dtype))

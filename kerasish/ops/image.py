@@ -14,6 +14,7 @@ from kerasish.backend.dtypes import is_float  # bfloat16 too
 from kerasish.ops import core, numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.symbolic import keras_op
+from kerasish.backend.common.keras_tensor import KerasTensor
 
 __all__ = ["affine_transform", "crop_images", "elastic_transform",
            "extract_patches", "extract_patches_3d", "gaussian_blur",
@@ -39,7 +40,7 @@ def channel_axis(data_format):
 def _eps(dtype):
     """Machine epsilon; numpy's finfo does not know bfloat16."""
     if str(dtype) == "bfloat16":
-        import ml_dtypes
+        import ml_dtypes  # lazy: optional dependency
         return float(ml_dtypes.finfo(dtype).eps)
     return float(np.finfo(dtype).eps)
 
@@ -200,7 +201,6 @@ def _pad_spec(images, top_padding=None, left_padding=None,
             shape[axis] = target
         elif shape[axis] is not None:
             shape[axis] += first + second
-    from kerasish.engine.keras_tensor import KerasTensor
     return KerasTensor(tuple(shape), dtype=images.dtype)
 
 

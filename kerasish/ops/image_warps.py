@@ -242,6 +242,7 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
     >>> out.shape
     (8, 8, 1)
     """
+    # lazy: a top-level import would close an import circle
     from kerasish.ops.image_filters import gaussian_blur
     _check_interpolation(interpolation)
     _check_fill_mode(fill_mode)

@@ -10,10 +10,10 @@ import numpy as np
 
 from kerasish.backend import config
 from kerasish.backend import linalg_ops as LO
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops import numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
-from kerasish.ops.traced import spec_op
+from kerasish.ops.spec_ops import spec_op
 
 __all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv",
            "jvp", "lstsq", "lu_factor", "matrix_rank", "norm", "pinv", "qr",

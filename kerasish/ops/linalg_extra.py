@@ -9,12 +9,13 @@ from kerasish.backend import linalg_decomp as LD
 from kerasish.backend import linalg_ops as LO
 from kerasish.backend.primitive import primitive
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops import numpy as knp
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.linalg import _assert_2d, _float, _float_dtype
 from kerasish.ops.symbolic import keras_op
-from kerasish.ops.traced import spec_op
+from kerasish.ops.spec_ops import spec_op
+from kerasish.backend.tape import GradientTape
 
 _MATRIX_ORDS = (None, "fro", "nuc", math.inf, -math.inf, 1, -1, 2, -2)
 
@@ -314,7 +315,6 @@ def jvp(fun, primals, tangents, has_aux=False):
 
 
 def _run(fun, xs, flat_x, has_aux):
-    from kerasish.backend.tape import GradientTape
     with GradientTape(persistent=True) as tape:
         tape.watch([x for x in flat_x if x.dtype.kind in "fc"])
         result = fun(*xs)

@@ -6,12 +6,12 @@ import numpy as np
 from kerasish.backend import linalg_decomp as LD
 from kerasish.backend import linalg_ops as LO
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops import numpy as knp
 from kerasish.ops.linalg import (_assert_2d, _assert_square, _float,
                                  _float_dtype, _square_spec,
                                  solve_triangular)
-from kerasish.ops.traced import spec_op
+from kerasish.ops.spec_ops import spec_op
 
 __all__ = ["cholesky", "cholesky_inverse", "qr", "svd", "eigh", "eig"]
 

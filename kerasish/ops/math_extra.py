@@ -5,7 +5,7 @@ from kerasish.backend import linalg_ops as LO
 from kerasish.backend import scatter as SC
 from kerasish.backend.dtypes import standardize_dtype
 from kerasish.backend.primitive import to_array
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.linalg import _assert_2d, _assert_square, _float
 from kerasish.ops.numpy_base import sqrt, square, subtract

@@ -16,6 +16,8 @@ from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor, cast
 from kerasish.ops.symbolic import keras_op
+from kerasish.backend.dtypes import result_type
+from kerasish.backend.common.keras_tensor import KerasTensor
 
 __all__ = [
     "add", "subtract", "multiply", "maximum", "minimum", "floor_divide",
@@ -79,7 +81,6 @@ def _dtype_of(x):
 @functools.lru_cache(maxsize=1024)
 def _joined(floatx, a, b):
     """`result_type(a, b)` (cached: keyed on floatx, which it reads)."""
-    from kerasish.backend.dtypes import result_type
     name = result_type(a, b)
     return name, np.dtype(name)
 
@@ -115,7 +116,6 @@ def _kept_bfloat16(out, x):
 
 def _tensors(*xs):
     """Convert several inputs and promote them to one common dtype."""
-    from kerasish.backend.dtypes import result_type
     xs = [convert_to_tensor(x) for x in xs]
     dtype = result_type(*[x.dtype for x in xs])
     return [x if x.dtype == dtype else cast(x, dtype) for x in xs]
@@ -395,7 +395,6 @@ def where(condition, x1=None, x2=None):
 
 def _nonzero_spec(x):
     """How many entries are nonzero depends on the values: unknown."""
-    from kerasish.engine.keras_tensor import KerasTensor
     return tuple(KerasTensor((None,), dtype="int32") for _ in x.shape)
 
 

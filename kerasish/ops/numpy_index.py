@@ -12,6 +12,7 @@ from kerasish.ops.numpy_base import _tensors, where
 from kerasish.ops.numpy_join import concatenate
 from kerasish.ops.numpy_shape import broadcast_to, reshape
 from kerasish.ops.symbolic import keras_op
+from kerasish.ops.numpy_reduce import sum
 
 __all__ = ["getitem", "get_item", "take", "take_along_axis", "tril", "triu",
            "diagonal", "diag", "diagflat", "trace", "select",
@@ -278,7 +279,6 @@ def trace(x, offset=0, axis1=0, axis2=1):
     >>> trace([[1, 2], [3, 4]]).numpy()
     array(5, dtype=int32)
     """
-    from kerasish.ops.numpy_reduce import sum
     return sum(diagonal(x, offset, axis1, axis2), axis=-1)
 
 

@@ -7,10 +7,11 @@ import numpy as np
 
 from kerasish.backend import shape as S
 from kerasish.backend.primitive import to_array
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.numpy_shape import reshape
 from kerasish.ops.symbolic import keras_op
+from kerasish.backend.dtypes import result_type
 
 __all__ = ["concatenate", "stack", "hstack", "vstack", "dstack", "append",
            "split", "array_split", "hsplit", "vsplit", "dsplit", "tile",
@@ -19,7 +20,6 @@ __all__ = ["concatenate", "stack", "hstack", "vstack", "dstack", "append",
 
 def _common(xs):
     """Tensors promoted to one dtype (Keras's rule: a float wins)."""
-    from kerasish.backend.dtypes import result_type
     xs = [convert_to_tensor(x) for x in xs]
     dtype = result_type(*[x.dtype for x in xs])
     return [x if x.dtype == dtype else cast(x, dtype) for x in xs]

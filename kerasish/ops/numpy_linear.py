@@ -12,6 +12,7 @@ from kerasish.ops.numpy_join import concatenate, stack
 from kerasish.ops.numpy_shape import (broadcast_to, expand_dims, flip,
                                       moveaxis, ravel, reshape, transpose)
 from kerasish.ops.symbolic import keras_op
+from kerasish.ops.core import cast
 
 __all__ = ["matmul", "dot", "tensordot", "outer", "vdot", "inner", "kron",
            "cross", "vander"]
@@ -42,7 +43,6 @@ def _int8_products_in_int32(*tensors):
     in int32, instead of wrapping around in int8."""
     tensors = [convert_to_tensor(t) for t in tensors]
     if all(str(t.dtype) == "int8" for t in tensors):
-        from kerasish.ops.core import cast
         return [cast(t, "int32") for t in tensors]
     return tensors
 

@@ -12,6 +12,7 @@ from kerasish.ops.core import cast, convert_to_tensor
 from kerasish.ops.numpy_base import (_float, divide, maximum, minimum,
                                      multiply, sqrt, square, subtract)
 from kerasish.ops.symbolic import keras_op
+from kerasish.ops.numpy_shape import reshape
 
 __all__ = ["sum", "mean", "max", "min", "amax", "amin", "prod", "argmax",
            "argmin", "any", "all", "var", "std", "average", "cumsum",
@@ -290,7 +291,6 @@ def var(x, axis=None, keepdims=False):
     if str(dtype) in ("float16", "bfloat16"):
         # As Keras: computed in float32 (float16's range is too small
         # for squared deviations), returned in the input's dtype.
-        from kerasish.ops.core import cast
         return cast(var(cast(x, "float32"), axis=axis, keepdims=keepdims),
                     dtype)
     centered = subtract(x, mean(x, axis=axis, keepdims=True))
@@ -334,7 +334,6 @@ def average(x, axis=None, weights=None):
     >>> average([1.0, 3.0], weights=[3.0, 1.0]).numpy()
     array(1.5, dtype=float32)
     """
-    from kerasish.ops.numpy_shape import reshape
     x = _float(x)
     if weights is None:
         return mean(x, axis=axis)
@@ -350,7 +349,6 @@ def average(x, axis=None, weights=None):
 
 
 def _cumulative(prim, x, axis, dtype):
-    from kerasish.ops.numpy_shape import reshape
     x = convert_to_tensor(x)
     if dtype is not None or x.dtype == bool:
         # Keras keeps small ints (int8 stays int8); bools count in int32.

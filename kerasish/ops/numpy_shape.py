@@ -4,8 +4,8 @@ tiling and padding are in `numpy_join.py`."""
 import numpy as np
 
 from kerasish.backend import shape as S
-from kerasish.engine import call_context
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common import call_context
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.core import convert_to_tensor
 from kerasish.ops.symbolic import keras_op
 

@@ -6,6 +6,7 @@ from kerasish.backend import config
 from kerasish.backend.primitive import to_array
 from kerasish.backend.tensor import Tensor
 from kerasish.ops.core import convert_to_tensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
@@ -98,7 +99,6 @@ def kaiser(x, beta):
     >>> kaiser(3, 0.0).numpy()
     array([1., 1., 1.], dtype=float32)
     """
-    from kerasish.engine.keras_tensor import KerasTensor
     if isinstance(x, KerasTensor):
         raise TypeError("Kaiser operation does not support symbolic tensors. "
                         f"Received input x = {x} of type {type(x)}")

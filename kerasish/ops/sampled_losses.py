@@ -44,6 +44,7 @@ def _shard_rows(sizes, ids, strategy):
 
 
 def _lookup(weights, ids, strategy):
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     if not isinstance(weights, (list, tuple)):
         return ops.take(weights, ids, axis=0)
@@ -66,6 +67,7 @@ def _sampled_logits(weights, biases, labels, inputs, num_sampled,
                     remove_accidental_hits, seed, partition_strategy):
     """TF's `_compute_sampled_logits`: `(logits, soft labels)`, each
     `(batch_size, num_true + num_sampled)`."""
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     _check_strategy(partition_strategy)
     classes = _true_classes(labels, num_true, "sampled loss labels")
@@ -143,6 +145,7 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled,
     >>> round(float(loss.numpy()[0]), 4)  # the full softmax loss
     0.3408
     """
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     logits, targets = _sampled_logits(
         weights, biases, labels, inputs, num_sampled, num_classes, num_true,
@@ -188,6 +191,7 @@ def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes,
     ...          num_sampled=3, num_classes=10, seed=1).shape
     (2,)
     """
+    # lazy: a top-level import would close an import circle
     from kerasish import ops
     logits, targets = _sampled_logits(
         weights, biases, labels, inputs, num_sampled, num_classes, num_true,

@@ -5,7 +5,11 @@ functional graph, as in Keras 3, where every op is also an `Operation`.
 """
 import functools
 
-from kerasish.engine.keras_tensor import KerasTensor
+import numpy as np
+
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.backend.common.variable import Variable
+from kerasish.backend.tensor import Tensor
 
 
 _EAGER_TYPES = set()
@@ -42,7 +46,8 @@ def keras_op(fn=None, *, spec=None):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if (args or kwargs) and any_symbolic(args, kwargs):
-            from kerasish.engine.operation import OpCall
+            # lazy: a top-level import would close an import circle
+            from kerasish.ops.operation import OpCall
             return OpCall(fn, fn.__name__, spec=spec)(*args, **kwargs)
         return fn(*args, **kwargs)
     wrapper.eager = fn
@@ -51,10 +56,9 @@ def keras_op(fn=None, *, spec=None):
 
 
 def _register_eager_types():
-    import numpy as np
-    from kerasish.backend.tensor import Tensor
-    _EAGER_TYPES.update({Tensor, np.ndarray, int, float, bool, type(None),
-                         str, np.float32, np.float64, np.int32, np.int64})
+    _EAGER_TYPES.update({Tensor, Variable, np.ndarray, int, float, bool,
+                         type(None), str, np.float32, np.float64, np.int32,
+                         np.int64})
 
 
 _register_eager_types()

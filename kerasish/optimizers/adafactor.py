@@ -5,6 +5,7 @@ import numpy as np
 
 from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
 from kerasish.saving.object_registration import builtin
+from kerasish.backend.common.variable import Variable
 
 
 def _rms(x):
@@ -85,7 +86,6 @@ class Adafactor(Optimizer):
                            self.add_variable_from_reference(var, "velocity"))
 
     def _rates(self, learning_rate, dtype):
-        from kerasish.engine.variable import Variable
         lr = self._lr(learning_rate, dtype)
         step = self._local_step(dtype)
         inv_sqrt = 1 / np.sqrt(step)

@@ -4,6 +4,7 @@ import numpy as np
 from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
 from kerasish.saving.object_registration import builtin
+from kerasish import initializers
 
 
 @builtin("keras.optimizers", "adagrad")
@@ -53,7 +54,6 @@ class Adagrad(Optimizer):
         if self.built:
             return
         super().build(var_list)
-        from kerasish import initializers
         self._accumulators = self.add_optimizer_variables(
             var_list, "accumulator",
             initializer=initializers.Constant(self.initial_accumulator_value))

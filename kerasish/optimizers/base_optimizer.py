@@ -20,11 +20,13 @@ from kerasish.backend import config
 from kerasish.backend.indexed_slices import (IndexedSlices,
                                              shared_row_groups)
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import naming
-from kerasish.engine.variable import Variable, make_variable
+from kerasish.backend.common import naming
+from kerasish.backend.common.variable import Variable, make_variable
 from kerasish.optimizers import gradients as G
 from kerasish.optimizers.optimizer_extras import OptimizerExtras
 from kerasish.optimizers.optimizer_state import OptimizerState
+from kerasish.optimizers.schedules import LearningRateSchedule
+from kerasish import initializers
 
 _BASE_ARGS = ("weight_decay", "clipnorm", "clipvalue", "global_clipnorm",
               "use_ema", "ema_momentum", "ema_overwrite_frequency",
@@ -131,7 +133,6 @@ class Optimizer(OptimizerExtras, OptimizerState):
                 f"global_clipnorm={self.global_clipnorm}")
 
     def _make_learning_rate(self, learning_rate):
-        from kerasish.optimizers.schedules import LearningRateSchedule
         if isinstance(learning_rate, LearningRateSchedule) or \
                 callable(learning_rate):
             return learning_rate
@@ -170,7 +171,6 @@ class Optimizer(OptimizerExtras, OptimizerState):
     def add_variable(self, shape, initializer="zeros", dtype=None,
                      aggregation="none", name=None, value=None):
         """Create an optimizer state variable (non-trainable)."""
-        from kerasish import initializers
         init = initializers.get(initializer) if value is None else \
             np.full(shape, value, dtype=dtype or config.floatx())
         with naming.name_scope(self.name):
@@ -246,7 +246,6 @@ class Optimizer(OptimizerExtras, OptimizerState):
     @property
     def learning_rate(self):
         """The current rate: the variable, or the schedule's value now."""
-        from kerasish.optimizers.schedules import LearningRateSchedule
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
             return Tensor(np.asarray(lr(self._iterations._value),
@@ -257,7 +256,6 @@ class Optimizer(OptimizerExtras, OptimizerState):
 
     @learning_rate.setter
     def learning_rate(self, value):
-        from kerasish.optimizers.schedules import LearningRateSchedule
         if isinstance(value, LearningRateSchedule) or callable(value):
             if isinstance(self._learning_rate, Variable):
                 self._variables.remove(self._learning_rate)
@@ -334,7 +332,8 @@ class Optimizer(OptimizerExtras, OptimizerState):
         >>> new_w[0].numpy(), w.numpy(), int(new_state[0].numpy())
         (array([2.8], dtype=float32), array([1.], dtype=float32), 1)
         """
-        from kerasish.engine.scopes import StatelessScope
+        # lazy: kept out of `import kerasish`
+        from kerasish.backend.common.scopes import StatelessScope
         name = type(self).__name__
         if not self.built:
             raise ValueError(

@@ -34,8 +34,8 @@ again (the next step defers anew).
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _raw_get
-from kerasish.engine.variable import Variable
+from kerasish.backend.capture import _raw_get
+from kerasish.backend.common.variable import Variable
 
 _MAX_TERMS = 16         # series terms: a relative error below 0.1^16
 _TOLERANCE = 1e-13      # fewer terms when they already give this

@@ -3,6 +3,7 @@ import numpy as np
 
 from kerasish.optimizers.base_optimizer import Optimizer, base_kwargs
 from kerasish.saving.object_registration import builtin
+from kerasish import initializers
 
 
 def _check_nonnegative(**values):
@@ -81,7 +82,6 @@ class Ftrl(Optimizer):
         if self.built:
             return
         super().build(var_list)
-        from kerasish import initializers
         start = initializers.Constant(self.initial_accumulator_value)
         self._accumulators, self._linears = self.add_optimizer_variables(
             var_list, ["accumulator", "linear"], initializer=[start, "zeros"])

@@ -10,6 +10,9 @@ import numpy as np
 from kerasish.optimizers.base_optimizer import Optimizer
 from kerasish.optimizers import gradients as G
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import \
+    deserialize_keras_object
 
 _BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None,
                   "global_clipnorm": None, "clipvalue": None,
@@ -137,7 +140,6 @@ class LossScaleOptimizer(Optimizer):
         self.inner_optimizer.finalize_variable_values(var_list)
 
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return {"name": self.name,
                 "inner_optimizer": serialize_keras_object(
                     self.inner_optimizer),
@@ -146,8 +148,6 @@ class LossScaleOptimizer(Optimizer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.saving.serialization_lib import \
-            deserialize_keras_object
         config = dict(config)
         inner = deserialize_keras_object(config.pop("inner_optimizer"),
                                          custom_objects=custom_objects)

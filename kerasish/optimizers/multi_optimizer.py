@@ -14,6 +14,9 @@ from collections.abc import MutableMapping
 from kerasish.optimizers.base_optimizer import Optimizer
 from kerasish.optimizers.loss_scale_optimizer import LossScaleOptimizer
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import \
+    deserialize_keras_object
 
 
 @builtin("keras.optimizers")
@@ -90,15 +93,12 @@ class OptimizerMap(MutableMapping):
         return self[variable.path]
 
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return {"default_optimizer":
                 serialize_keras_object(self._default_optimizer),
                 "optimizer_map": serialize_keras_object(self._optimizer_map)}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.saving.serialization_lib import \
-            deserialize_keras_object
         return cls(*[deserialize_keras_object(config[key],
                                               custom_objects=custom_objects)
                      for key in ("default_optimizer", "optimizer_map")])
@@ -245,15 +245,12 @@ class MultiOptimizer(Optimizer):
                 opt.finalize_variable_values(mine)
 
     def get_config(self):
-        from kerasish.saving.serialization_lib import serialize_keras_object
         return {"optimizer_map": serialize_keras_object(self._optimizer_map),
                 "loss_scale_factor": self.loss_scale_factor,
                 "name": self.name}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from kerasish.saving.serialization_lib import \
-            deserialize_keras_object
         config = dict(config)
         config["optimizer_map"] = deserialize_keras_object(
             config["optimizer_map"], custom_objects=custom_objects)

@@ -6,6 +6,7 @@ import re
 import numpy as np
 
 from kerasish.optimizers import gradients as G
+from kerasish.backend import tape as tape_module
 
 
 class OptimizerExtras:
@@ -36,7 +37,6 @@ class OptimizerExtras:
         >>> w.numpy(), int(step.numpy())
         (array([0.8], dtype=float32), 1)
         """
-        from kerasish.backend import tape as tape_module
         if callable(loss):
             tape = tape_module.GradientTape()
             with tape:

@@ -8,6 +8,10 @@ the other way round.
 import warnings
 
 import numpy as np
+from kerasish.backend.common.variable import Variable
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import \
+    deserialize_keras_object
 
 
 class OptimizerState:
@@ -58,8 +62,6 @@ class OptimizerState:
             variable.assign(value)
 
     def get_config(self):
-        from kerasish.engine.variable import Variable
-        from kerasish.saving.serialization_lib import serialize_keras_object
         lr = self._learning_rate
         lr = float(lr._value) if isinstance(lr, Variable) else \
             serialize_keras_object(lr)
@@ -78,8 +80,6 @@ class OptimizerState:
         """Rebuild from `get_config()` (a schedule config is deserialized)."""
         config = dict(config)
         if isinstance(config.get("learning_rate"), dict):
-            from kerasish.saving.serialization_lib import \
-                deserialize_keras_object
             config["learning_rate"] = deserialize_keras_object(
                 config["learning_rate"], custom_objects=custom_objects)
         return cls(**config)

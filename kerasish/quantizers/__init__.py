@@ -18,10 +18,11 @@ from kerasish.quantizers.quantization_config import (  # noqa: F401
     Int8QuantizationConfig, QuantizationConfig)
 from kerasish.quantizers.gptq_config import GPTQConfig  # noqa: F401
 from kerasish.quantizers.awq_config import AWQConfig  # noqa: F401
-from kerasish.engine.naming import to_snake_case as _snake
+from kerasish.backend.common.naming import to_snake_case as _snake
 
 # Keras registers `Quantizer` at the top level too (`keras.Quantizer`).
 from kerasish.saving.object_registration import builtin as _builtin
+from kerasish.saving import serialization_lib
 _builtin("keras")(Quantizer)
 
 _OBJECTS = (Quantizer, AbsMaxQuantizer, QuantizationConfig,
@@ -42,7 +43,6 @@ def serialize(initializer):
     >>> serialize(AbsMaxQuantizer(axis=0))["config"]["axis"]
     (0,)
     """
-    from kerasish.saving import serialization_lib
     return serialization_lib.serialize_keras_object(initializer)
 
 
@@ -59,7 +59,6 @@ def deserialize(config, custom_objects=None):
     >>> deserialize(config).block_size
     32
     """
-    from kerasish.saving import serialization_lib
     return serialization_lib.deserialize_keras_object(
         config, module_objects=ALL_OBJECTS_DICT,
         custom_objects=custom_objects)

@@ -16,6 +16,7 @@ from kerasish.quantizers.zero_point import (compute_quantization_parameters,
                                             dequantize_with_zero_point,
                                             quantize_with_sz_map,
                                             quantize_with_zero_point)
+from kerasish.quantizers.int4_packing import pack_int4
 
 
 def _round_trip(weights, group_size):
@@ -112,7 +113,6 @@ class AWQ:
 
     def quantize(self):
         """Quantize the layer's kernel and store AWQ's variables."""
-        from kerasish.quantizers.int4_packing import pack_int4
         q, scale, zero, awq_scales, g_idx = awq_quantize_matrix(
             self.kernel.T, self.activation_magnitudes,
             num_grid_points=self.config.num_grid_points,

@@ -6,13 +6,15 @@ import math
 import numpy as np
 
 from kerasish import ops
+from kerasish import dtype_policies
+from kerasish import quantizers
+from kerasish.quantizers.utils import should_quantize_layer
 
 _POLICY_CLASSES = {"gptq": "GPTQDTypePolicy", "awq": "AWQDTypePolicy"}
 _CONFIG_CLASSES = {"gptq": "GPTQConfig", "awq": "AWQConfig"}
 
 
 def _policy_of(layer, mode):
-    from kerasish import dtype_policies
     policy = layer.dtype_policy
     if isinstance(policy, dtype_policies.DTypePolicyMap):
         policy = policy[layer.path]
@@ -21,7 +23,6 @@ def _policy_of(layer, mode):
 
 
 def _setting(layer, config, mode, name):
-    from kerasish import quantizers
     if isinstance(config, getattr(quantizers, _CONFIG_CLASSES[mode])):
         return getattr(config, name)
     policy = _policy_of(layer, mode)
@@ -109,6 +110,7 @@ def _window_starts(strategy, max_start, num_samples, seed, stride):
 
 def find_layers_in_block(block):
     """The leaf Dense / EinsumDense layers of a block, by path."""
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.layers import Dense, EinsumDense
     return {layer.path: layer for layer in block._flatten_layers()
             if len(layer._flatten_layers()) == 1 and
@@ -146,7 +148,6 @@ def quantize_layerwise(dataloader, config, structure, make, filters=None):
     the Dense/EinsumDense layers of each block with `make(layer)` objects
     (`record(inputs)`, `quantize()`), then feeding the block's outputs to
     the next block."""
-    from kerasish.quantizers.utils import should_quantize_layer
     blocks = structure.get("sequential_blocks", [])
     if not blocks:
         raise ValueError("No sequential blocks found in the provided "
@@ -189,6 +190,7 @@ def two_d(layer):
     largest axis first means `[d_model, heads, head_dim]` (rows = d_model),
     otherwise `[heads, head_dim, d_model]`.
     """
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.layers import Dense, EinsumDense
     kernel = np.asarray(layer.kernel._value if hasattr(layer.kernel,
                                                        "_value")

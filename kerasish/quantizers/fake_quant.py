@@ -9,6 +9,7 @@ import numpy as np
 
 from kerasish.backend.primitive import primitive
 from kerasish.ops.symbolic import keras_op
+from kerasish import ops
 
 
 def _nudge(min_range, max_range, num_bits, narrow_range):
@@ -79,7 +80,6 @@ def fake_quant_with_min_max_vars(inputs, min_vals, max_vals, num_bits=8,
     >>> [round(float(v), 4) for v in out.numpy()]
     [0.0, 0.2857, 1.1429]
     """
-    from kerasish import ops
     x = ops.convert_to_tensor(inputs)
     low = ops.convert_to_tensor(min_vals)
     high = ops.convert_to_tensor(max_vals)

@@ -13,7 +13,7 @@ from kerasish.backend.dtypes import require_ml_dtypes
 def float8_max(dtype):
     """The largest finite value of a float8 dtype (448 for e4m3fn)."""
     require_ml_dtypes(dtype)
-    import ml_dtypes
+    import ml_dtypes  # lazy: optional dependency
     return float(ml_dtypes.finfo(dtype).max)
 
 

@@ -13,6 +13,7 @@ from kerasish.quantizers import calibration
 from kerasish.quantizers.zero_point import (compute_quantization_parameters,
                                             dequantize_with_zero_point,
                                             quantize_with_zero_point)
+from kerasish.quantizers.int4_packing import pack_int4
 
 
 def _stable_permutation(metric):
@@ -153,7 +154,6 @@ class GPTQ:
 
     def quantize(self, blocksize=128):
         """Quantize the layer's kernel and store GPTQ's variables."""
-        from kerasish.quantizers.int4_packing import pack_int4
         config, layer = self.config, self.original_layer
         hessian = self._damped_hessian()
 

@@ -2,6 +2,8 @@
 import warnings
 
 from kerasish.quantizers.utils import should_quantize_layer
+from kerasish.quantizers.gptq import gptq_quantize
+from kerasish.quantizers.awq import awq_quantize
 
 
 def quantize_model(model, mode=None, config=None, filters=None, **kwargs):
@@ -44,8 +46,6 @@ def _calibrate(model, mode, config, filters):
             "The structure should be a dictionary with keys "
             "'pre_block_layers' and 'sequential_blocks'.")
     if mode == "gptq":
-        from kerasish.quantizers.gptq import gptq_quantize
         gptq_quantize(config, structure, filters=filters)
     else:
-        from kerasish.quantizers.awq import awq_quantize
         awq_quantize(config, structure, filters=filters)

@@ -1,15 +1,17 @@
 """Quantization configs: which quantizers `Model.quantize` uses, per mode."""
 from kerasish.engine.dtype_policy import QUANTIZATION_MODES
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.serialization_lib import deserialize_keras_object
+from kerasish.quantizers.quantizers import AbsMaxQuantizer
+from kerasish.dtype_policies import DTypePolicyMap, Int4DTypePolicy
 
 
 def _serialize(obj):
-    from kerasish.saving.serialization_lib import serialize_keras_object
     return serialize_keras_object(obj)
 
 
 def _deserialize(config):
-    from kerasish.saving.serialization_lib import deserialize_keras_object
     return deserialize_keras_object(config)
 
 
@@ -87,7 +89,6 @@ class Int8QuantizationConfig(QuantizationConfig):
     """
 
     def __init__(self, weight_quantizer=None, activation_quantizer="default"):
-        from kerasish.quantizers.quantizers import AbsMaxQuantizer
         if activation_quantizer == "default":
             activation_quantizer = AbsMaxQuantizer()
         super().__init__(weight_quantizer, activation_quantizer)
@@ -241,7 +242,9 @@ def _default_config(mode):
 
 
 def _check_calibrated_config(config):
+    # lazy: a top-level import would close an import circle
     from kerasish.quantizers.awq_config import AWQConfig
+    # lazy: a top-level import would close an import circle
     from kerasish.quantizers.gptq_config import GPTQConfig
     expected = {"gptq": GPTQConfig, "awq": AWQConfig}.get(config.mode)
     if expected is not None and not isinstance(config, expected):
@@ -262,7 +265,6 @@ def get_block_size_for_layer(layer, config):
 
     Returns `None` for per-channel quantization.
     """
-    from kerasish.dtype_policies import DTypePolicyMap, Int4DTypePolicy
     if isinstance(config, Int4QuantizationConfig):
         return config.block_size
     policy = layer.dtype_policy

@@ -10,6 +10,7 @@ values (the variables are `overwrite_with_gradient`).
 import numpy as np
 
 from kerasish.backend.primitive import primitive, unbroadcast
+from kerasish import ops
 
 # Exact int8 x int8 sums fit float32's 24-bit mantissa below this bound.
 _FLOAT32_EXACT = 2 ** 24
@@ -62,7 +63,7 @@ def _quantized_contract_vjp(g, out, x, x_q, out_scale, kernel, kernel_scale,
 
 
 def _float8_limit(name):
-    import ml_dtypes
+    import ml_dtypes  # lazy: optional dependency
     return np.float32(ml_dtypes.finfo(name).max)
 
 
@@ -124,5 +125,4 @@ def _float8_grad_qdq_vjp(g, out, y, scale, amax_history, *, compute_dtype):
 
 def bfloat16_round(x):
     """`x` rounded to bfloat16 and back (Keras's float8 bias quirk)."""
-    from kerasish import ops
     return ops.cast(ops.cast(x, "bfloat16"), x.dtype)

@@ -9,9 +9,11 @@ from kerasish.saving.serialization_lib import (  # noqa: F401
 def __getattr__(name):
     # File formats pull in h5py, so they load on first use.
     if name in ("load_model", "save_model", "load_weights", "save_weights"):
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_api
         return getattr(saving_api, name)
     if name == "KerasFileEditor":
+        # lazy: kept out of `import kerasish`
         from kerasish.saving.file_editor import KerasFileEditor
         return KerasFileEditor
     raise AttributeError(name)

@@ -19,7 +19,11 @@ import zipfile
 import numpy as np
 
 from kerasish.saving import h5_store
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
+import h5py
+from kerasish.saving.file_utils import atomic_path
+from kerasish.saving import state_walk
+from kerasish.optimizers.base_optimizer import Optimizer
 
 _MAX_BYTES = 1 << 32
 
@@ -80,7 +84,6 @@ class KerasFileEditor:
             raise ValueError(
                 "Invalid filename: expected a `.keras` `.weights.h5` "
                 f"extension. Received: filepath={filepath}")
-        import h5py
         with h5py.File(io.BytesIO(weights), "r") as f:
             self.object_metadata = {}
             self.weights_dict = self._read_group(f, "")
@@ -98,7 +101,6 @@ class KerasFileEditor:
 
     def _read_group(self, group, path):
         """The tree under an HDF5 group; `vars` datasets become arrays."""
-        import h5py
         tree = collections.OrderedDict()
         if dict(group.attrs):
             self.object_metadata[path] = dict(group.attrs)
@@ -260,7 +262,6 @@ class KerasFileEditor:
         Args:
             filepath: Destination path, ending in `.weights.h5`.
         """
-        from kerasish.saving.file_utils import atomic_h5
         filepath = str(filepath)
         if not filepath.endswith(".weights.h5"):
             raise ValueError(
@@ -336,7 +337,6 @@ def _tree_lines(tree, prefix, path, metadata, first=False):
 def weight_spec(model):
     """The weights tree `model` would save, with shapes instead of arrays.
     """
-    from kerasish.saving import state_walk
     spec = collections.OrderedDict()
     for path, obj in state_walk.walk(model):
         store = {}
@@ -357,7 +357,6 @@ def weight_spec(model):
 
 
 def _optimizer_class():
-    from kerasish.optimizers.base_optimizer import Optimizer
     return Optimizer
 
 

@@ -13,6 +13,7 @@ ordinary file I/O: HDF5's own writes on a full disk can crash the process
 in `File.close`, Python's raise `OSError`.
 """
 import contextlib
+import ctypes
 import errno
 import hashlib
 import itertools
@@ -21,6 +22,7 @@ import re
 import secrets
 import shutil
 import socket
+import sys
 import threading
 
 _HOST = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:6]
@@ -227,7 +229,7 @@ def write_all(fd, data):
 def memory_h5(**kwargs):
     """A new, empty `h5py.File` held in memory (keyword arguments go to
     `h5py.File`); `h5_image` gives its bytes."""
-    import h5py
+    import h5py  # lazy: kept out of `import kerasish`
     # The core driver without backing store never touches the disk; the
     # name only has to be unique among the files open in this process.
     name = f"kerasish-memory-{os.getpid()}-{next(_memory_names)}.h5"
@@ -310,8 +312,6 @@ _UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.EXDEV,
 
 
 def _swap_function():
-    import ctypes
-    import sys
     try:
         libc = ctypes.CDLL(None, use_errno=True)
     except OSError:  # pragma: no cover - no C library to ask
@@ -349,7 +349,6 @@ def exchange_paths(path_a, path_b):
     ...                os.path.join(folder, "b")) in (True, False)
     True
     """
-    import ctypes
     swap = _swap_function()
     if swap is None:
         return False

@@ -11,12 +11,14 @@ one extra node first for a nested functional model, the node its
 construction made in Keras 2; node arguments in Keras 3's form do not.
 """
 from kerasish import tree
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.argument_checks import describe
-from kerasish.engine.keras_tensor import KerasTensor
 from kerasish.saving import serialization_lib
+from kerasish.engine.functional import Functional
+from kerasish.ops.operation import OpCall
+from kerasish.saving import op_registry
 
 def _is_functional(op):
-    from kerasish.engine.functional import Functional
     return isinstance(op, Functional)
 
 
@@ -54,11 +56,9 @@ def _serialize_arg(x, own_nodes):
 
 def _serialize_operation(op, nodes):
     """`(entry, [(args, kwargs) per node])` in Keras's layout."""
-    from kerasish.engine.operation import OpCall
     calls = [(list(n.call_args), dict(n.call_kwargs)) for n in nodes]
     if not isinstance(op, OpCall):
         return serialization_lib.serialize_keras_object(op), calls
-    from kerasish.saving import op_registry
     static, split = {}, []
     for args, kwargs in calls:
         static, args, kwargs = op_registry.split_call(op, args, kwargs)
@@ -91,7 +91,6 @@ def functional_config(model):
 
 
 def _deserialize_op(data, custom_objects):
-    from kerasish.saving import op_registry
     module = data.get("module") or ""
     if module.startswith("keras.src.ops") or module == "keras.ops" or \
             op_registry.is_legacy_op_entry(data):

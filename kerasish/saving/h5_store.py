@@ -6,6 +6,7 @@ virtual datasets mapping other files, any of which would make loading a
 model read data from elsewhere on disk. Such files are refused.
 """
 import numpy as np
+import h5py
 
 
 def _refuse(path, what):
@@ -14,7 +15,6 @@ def _refuse(path, what):
 
 
 def _child(parent, part, full):
-    import h5py
     if part not in parent:
         raise KeyError(full)
     link = parent.get(part, getclass=True, getlink=True)
@@ -25,7 +25,6 @@ def _child(parent, part, full):
 
 def safe_group(parent, path):
     """The group at `path` under `parent`; links are refused."""
-    import h5py
     current = parent
     for part in path.split("/"):
         if not part:
@@ -38,7 +37,6 @@ def safe_group(parent, path):
 
 
 def _checked_dataset(group, path):
-    import h5py
     if "/" in path:
         group_path, path = path.rsplit("/", 1)
         group = safe_group(group, group_path)

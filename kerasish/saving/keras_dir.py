@@ -12,6 +12,7 @@ import os
 import shutil
 
 from kerasish.saving import assets, file_utils, saving_lib
+import h5py
 
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", \
     "model.weights.h5"

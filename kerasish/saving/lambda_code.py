@@ -13,6 +13,7 @@ import marshal
 import types
 
 import numpy as np
+from kerasish.saving import safe_mode as safe
 
 
 def serialize_lambda(fn):
@@ -33,7 +34,6 @@ def deserialize_lambda(config, safe_mode=None):
         safe_mode: Refuse (True) or allow (False); None follows the
             enclosing loader's safe mode (refusing by default).
     """
-    from kerasish.saving import safe_mode as safe
     if safe.effective(safe_mode):
         safe.refuse_code("a Python lambda")
     code, defaults, closure = _parts(config)
@@ -64,6 +64,6 @@ def _parts(config):
 
 def _lambda_globals():
     # The names a Keras user's lambda most often refers to.
-    import kerasish
+    import kerasish  # lazy: calls up the layers (tests/layering_allowlist.txt)
     return {"__builtins__": __builtins__, "keras": kerasish,
             "ops": kerasish.ops, "np": np, "numpy": np}

@@ -16,19 +16,22 @@ import warnings
 from kerasish.saving import errors, legacy_config
 from kerasish.saving import legacy_h5_weights as weights_io
 from kerasish.saving.file_utils import atomic_h5
+import h5py
+from kerasish.backend.config import backend
+from kerasish.saving.saving_lib import KERAS_FORMAT_VERSION
+from kerasish.saving.object_registration import custom_object_scope
+from kerasish.saving.safe_mode import SafeModeScope
+from kerasish.saving.h5_store import safe_group
 
 logger = logging.getLogger("kerasish.saving")
 
 
 def _h5py():
-    import h5py
     return h5py
 
 
 # -- saving -------------------------------------------------------------------
 def _metadata(model, include_optimizer):
-    from kerasish.backend.config import backend
-    from kerasish.saving.saving_lib import KERAS_FORMAT_VERSION
     model_config = {"class_name": type(model).__name__,
                     "config": legacy_config.legacy_model_config(model)}
     if not legacy_config._is_model(model) and model.get_build_config():
@@ -90,8 +93,6 @@ def _json_attribute(f, name, filepath):
 def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
                          safe_mode=True):
     """Rebuild a model from a legacy `.h5` file written by Keras or here."""
-    from kerasish.saving.object_registration import custom_object_scope
-    from kerasish.saving.safe_mode import SafeModeScope
     with open_h5(filepath) as f:
         config = _json_attribute(f, "model_config", filepath)
         if config is None:
@@ -117,7 +118,6 @@ def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
 
 def _load_group(f, name, model, filepath, skip_mismatch=False,
                 by_name=False):
-    from kerasish.saving.h5_store import safe_group
     with errors.reading(filepath, "the weights"):
         group = f if name is None else safe_group(f, name)
         weights_io.load_weights_from_hdf5_group(

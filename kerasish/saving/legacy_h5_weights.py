@@ -17,6 +17,8 @@ import warnings
 import numpy as np
 
 from kerasish.saving.h5_store import safe_dataset, safe_group, safe_shape
+from kerasish.saving.saving_lib import KERAS_FORMAT_VERSION
+from kerasish.backend.config import backend
 
 # HDF5 keeps attributes in the object header, which holds 64 KiB.
 HDF5_OBJECT_HEADER_LIMIT = 64512
@@ -115,8 +117,6 @@ def save_weights_to_hdf5_group(group, model):
         group: An open `h5py.File` or `h5py.Group` to write into.
         model: The model whose layers' weights are written.
     """
-    from kerasish.saving.saving_lib import KERAS_FORMAT_VERSION
-    from kerasish.backend.config import backend
     save_attributes(group, "layer_names",
                     [layer.name.encode("utf8") for layer in model.layers])
     group.attrs["backend"] = backend().encode("utf8")

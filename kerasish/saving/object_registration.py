@@ -8,6 +8,7 @@ file. Built-ins register with the Keras module they mirror
 """
 import contextlib
 import threading
+import importlib
 
 # {keras_module: {name: object}}; names include snake_case aliases.
 _BUILTINS = {}
@@ -36,7 +37,6 @@ _LAZY_PACKAGES = {"keras.distillation": "kerasish.distillation"}
 
 def builtins_of(module):
     if module in _LAZY_PACKAGES and module not in _BUILTINS:
-        import importlib
         importlib.import_module(_LAZY_PACKAGES[module])
     return _BUILTINS.get(module, {})
 

@@ -8,11 +8,11 @@ pickles fitted estimators); `.keras` files remain the saving format.
 """
 import os
 import tempfile
+from kerasish.saving import saving_lib
 
 
 def model_to_bytes(model):
     """The `.keras` file of `model`, as bytes."""
-    from kerasish.saving import saving_lib
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "model.keras")
         saving_lib.save_model(model, path)
@@ -32,7 +32,6 @@ def model_from_bytes(data):
     >>> bool(np.all(clone.get_weights()[0] == model.get_weights()[0]))
     True
     """
-    from kerasish.saving import saving_lib
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "model.keras")
         with open(path, "wb") as f:

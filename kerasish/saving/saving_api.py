@@ -4,13 +4,15 @@ import logging
 import os
 
 from kerasish.saving import file_utils, saving_lib
+from kerasish.saving import legacy_h5
+from kerasish.saving import keras_dir
+from kerasish.saving import sharded_weights
 
 logger = logging.getLogger("kerasish.saving")
 _LEGACY = (".h5", ".hdf5")
 
 
 def _legacy():
-    from kerasish.saving import legacy_h5
     return legacy_h5
 
 
@@ -53,7 +55,6 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         return None     # as Keras: the user declined to overwrite
     overwrite = True
     if zipped is False:
-        from kerasish.saving import keras_dir
         return keras_dir.save_model_to_dir(model, filepath, overwrite,
                                            include_optimizer)
     if filepath.endswith(".keras"):
@@ -107,7 +108,6 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     'mean_squared_error'
     """
     filepath = os.fspath(filepath)
-    from kerasish.saving import keras_dir
     if keras_dir.is_keras_dir(filepath) or keras_dir.recover(filepath):
         return keras_dir.load_model_from_dir(filepath, custom_objects,
                                              compile, safe_mode)
@@ -163,7 +163,6 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
             "building the model first by calling it on some data or by "
             "using `build()`.")
     if max_shard_size is not None:
-        from kerasish.saving import sharded_weights
         filepath = sharded_weights.sharded_path(filepath)
     if not file_utils.may_write(filepath, overwrite):
         return          # as Keras: the user declined to overwrite
@@ -214,7 +213,6 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
                                        objects_to_skip)
     if filepath.endswith(".weights.json"):
         _no_by_name(by_name)
-        from kerasish.saving import sharded_weights
         with sharded_weights.open_merged(filepath) as merged:
             return saving_lib.read_weights(
                 model, merged, skip_mismatch, source=filepath,

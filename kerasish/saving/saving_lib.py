@@ -20,6 +20,14 @@ from kerasish.engine.layer_state import LayerState
 from kerasish.saving import assets, errors, state_walk
 from kerasish.saving.file_utils import atomic_h5, atomic_path
 from kerasish.saving.h5_store import H5Store
+import h5py
+from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish.version import __version__
+from kerasish.saving.serialization_lib import serialize_keras_object
+from kerasish.saving.sharing import ObjectSharingScope
+from kerasish.saving.serialization_lib import deserialize_keras_object
+from kerasish.saving.object_registration import \
+    custom_object_scope
 
 KERAS_FORMAT_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", \
@@ -27,7 +35,6 @@ _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", \
 
 
 def _h5py():
-    import h5py
     return h5py
 
 
@@ -73,7 +80,6 @@ def _plan_load(model, store, skip_mismatch, source, skip=()):
 
 
 def _is_optimizer(obj):
-    from kerasish.optimizers.base_optimizer import Optimizer
     return isinstance(obj, Optimizer)
 
 
@@ -152,7 +158,6 @@ def _open_h5(h5py, filepath):
 
 # -- .keras zip ---------------------------------------------------------------
 def _metadata():
-    from kerasish.version import __version__
     return {"keras_version": KERAS_FORMAT_VERSION,
             "date_saved": datetime.datetime.now().strftime(
                 "%Y-%m-%d@%H:%M:%S"),
@@ -161,8 +166,6 @@ def _metadata():
 
 def model_config(model, include_optimizer=True):
     """The `config.json` content of `model`."""
-    from kerasish.saving.serialization_lib import serialize_keras_object
-    from kerasish.saving.sharing import ObjectSharingScope
     with ObjectSharingScope():
         config = serialize_keras_object(model)
     if not include_optimizer:
@@ -237,8 +240,6 @@ def parse_config(text, filepath):
 
 def build_model(config, filepath, custom_objects, compile, safe_mode):
     """The model of a `config.json` dict, compiled if asked and saved so."""
-    from kerasish.saving.serialization_lib import deserialize_keras_object
-    from kerasish.saving.sharing import ObjectSharingScope
     config = dict(config)
     compile_config = config.pop("compile_config", None)
     with errors.building(filepath):
@@ -247,8 +248,6 @@ def build_model(config, filepath, custom_objects, compile, safe_mode):
                 config, custom_objects=custom_objects, safe_mode=safe_mode)
         # Keras writes an empty compile_config for a model never compiled.
         if compile and compile_config:
-            from kerasish.saving.object_registration import \
-                custom_object_scope
             with custom_object_scope(custom_objects or {}):
                 model.compile_from_config(compile_config)
     return model

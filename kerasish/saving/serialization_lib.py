@@ -20,6 +20,10 @@ from kerasish.saving.safe_mode import (  # noqa: F401 - public names
     enable_unsafe_deserialization)
 from kerasish.saving.sharing import ObjectSharingScope  # noqa: F401
 from kerasish.saving import sharing
+from kerasish.backend.tensor import Tensor
+from kerasish.saving import lambda_code
+from kerasish.ops import convert_to_tensor
+import inspect
 
 _PLAIN = (str, int, float, bool)
 
@@ -60,7 +64,6 @@ def serialize_keras_object(obj):
 
 def _serialize_value(obj):
     """Containers, arrays, tensors, slices...; None for anything else."""
-    from kerasish.backend.tensor import Tensor
     if isinstance(obj, tuple):
         return tuple(serialize_keras_object(x) for x in obj)
     if isinstance(obj, list):
@@ -94,7 +97,6 @@ def _serialize_value(obj):
 
 def _serialize_function(fn):
     if getattr(fn, "__name__", None) == "<lambda>":
-        from kerasish.saving import lambda_code
         return lambda_code.serialize_lambda(fn)
     # Keras 3 writes every function this way: a name to look up among the
     # built-ins or the registered custom objects, never a module to import.
@@ -241,7 +243,6 @@ def _deserialize_special(config, custom_objects, safe_mode):
     if name == "__numpy__":
         return np.asarray(inner["value"], dtype=_plain_dtype(inner))
     if name == "__tensor__":
-        from kerasish.ops import convert_to_tensor
         return convert_to_tensor(np.asarray(inner["value"],
                                             dtype=_plain_dtype(inner)))
     if name == "__bytes__":
@@ -251,7 +252,6 @@ def _deserialize_special(config, custom_objects, safe_mode):
     if name == "__ellipsis__":
         return Ellipsis
     if name == "__lambda__":
-        from kerasish.saving import lambda_code
         return lambda_code.deserialize_lambda(inner, safe_mode)
     if name == "__typespec__":
         raise ValueError("Type specs cannot be deserialized by kerasish. "
@@ -374,7 +374,6 @@ def instantiate(cls, config, custom_objects=None, safe_mode=True):
 
 
 def _accepts_custom_objects(cls):
-    import inspect
     try:
         return "custom_objects" in inspect.signature(
             cls.from_config).parameters

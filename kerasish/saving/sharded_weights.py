@@ -21,12 +21,13 @@ import warnings
 
 from kerasish.saving import errors
 from kerasish.saving.file_utils import atomic_h5, write_bytes
+import h5py
+from kerasish.saving.saving_lib import write_weights
 
 _SUFFIX = ".weights.json"
 
 
 def _h5py():
-    import h5py
     return h5py
 
 
@@ -50,7 +51,6 @@ def _base_name(filepath):
 
 def save(model, filepath, max_shard_size, overwrite=True):
     """Write `model`'s weights as shards of at most `max_shard_size` GB."""
-    from kerasish.saving.saving_lib import write_weights
     h5py = _h5py()
     limit = float(max_shard_size) * 1024 ** 3
     buffer = io.BytesIO()

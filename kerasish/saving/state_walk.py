@@ -8,21 +8,21 @@ Sequential and Functional models first list their `layers`, named by
 snake_case class with a counter (`layers/dense`, `layers/dense_1`), not by
 layer name. kerasish reproduces that walk, so files are interchangeable.
 """
-from kerasish.engine.naming import to_snake_case
+from kerasish.backend.common.naming import to_snake_case
+from kerasish.engine.layer import Layer
+from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish.engine.functional import Functional
+from kerasish.engine.sequential import Sequential
+from kerasish.engine.model import Model
 
 _SKIPSETS = {}
 
 
 def is_saveable(obj):
-    from kerasish.engine.layer import Layer
-    from kerasish.optimizers.base_optimizer import Optimizer
     return isinstance(obj, (Layer, Optimizer))
 
 
 def _obj_type(obj):
-    from kerasish.engine.functional import Functional
-    from kerasish.engine.sequential import Sequential
-    from kerasish.optimizers.base_optimizer import Optimizer
     if isinstance(obj, Sequential):
         return "Sequential"
     if isinstance(obj, Functional):
@@ -36,9 +36,6 @@ def _skipset(obj_type):
     """Attributes of a bare base object, which are never children."""
     if obj_type in _SKIPSETS:
         return _SKIPSETS[obj_type]
-    from kerasish.engine.layer import Layer
-    from kerasish.engine.model import Model
-    from kerasish.optimizers.base_optimizer import Optimizer
     if obj_type == "Optimizer":
         ref = Optimizer.__new__(Optimizer)
         Optimizer.__init__(ref, 1.0, name="skipset")
@@ -78,7 +75,6 @@ def children(obj):
 
 
 def own_variables(obj):
-    from kerasish.optimizers.base_optimizer import Optimizer
     if isinstance(obj, Optimizer):
         return obj.variables
     return obj._saved_variables()

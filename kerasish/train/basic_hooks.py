@@ -11,6 +11,7 @@ import numpy as np
 
 from kerasish.train.session_run_hook import SessionRunArgs, SessionRunHook
 from kerasish.train.timer import SecondOrStepTimer
+from kerasish.callbacks.summary_writer import SummaryWriter
 
 logger = logging.getLogger("kerasish.train")
 
@@ -91,7 +92,6 @@ class StepCounterHook(SessionRunHook):
     def begin(self):
         self._timer.reset()
         if self._summary_writer is None and self._output_dir:
-            from kerasish.callbacks.summary_writer import SummaryWriter
             self._summary_writer = SummaryWriter(self._output_dir,
                                                  "StepCounterHook")
 

@@ -20,6 +20,9 @@ from kerasish.train.session_run_hook import (SessionRunArgs,
                                              SessionRunContext,
                                              SessionRunHook,
                                              SessionRunValues)
+from kerasish.train.session import TrainingSession
+from kerasish.train.session import RunMetadata
+from kerasish.callbacks.callback_list import CallbackList
 
 
 class HookCallback(Callback):
@@ -41,7 +44,6 @@ class HookCallback(Callback):
         self._request = None
 
     def on_train_begin(self, logs=None):
-        from kerasish.train.session import TrainingSession
         fit_state = getattr(self.model, "_fit_state", None)
         runner = getattr(fit_state, "runner", None)
         self._session = TrainingSession(self.model, runner=runner)
@@ -64,7 +66,6 @@ class HookCallback(Callback):
                 check_finite=bool(options and options.check_finite))
 
     def on_train_batch_end(self, batch, logs=None):
-        from kerasish.train.session import RunMetadata
         request, runner = self._request, self._session.runner
         self._session.last_logs = dict(logs or {})
         metadata = RunMetadata(logs, runner.last)
@@ -97,7 +98,6 @@ class CallbackHook(SessionRunHook):
     """
 
     def __init__(self, callbacks, steps_per_epoch=None, epochs=None):
-        from kerasish.callbacks.callback_list import CallbackList
         if isinstance(callbacks, Callback) and \
                 not isinstance(callbacks, CallbackList):
             callbacks = [callbacks]

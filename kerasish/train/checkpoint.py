@@ -12,6 +12,7 @@ import re
 import time
 
 from kerasish.saving.file_utils import atomic_path
+from kerasish.saving import saving_lib
 
 SUFFIX = ".weights.h5"
 STATE_FILE = "checkpoint"
@@ -185,7 +186,6 @@ class Saver:
             save_path = f"{save_path}-{global_step}"
         folder = os.path.dirname(os.path.abspath(save_path))
         os.makedirs(folder, exist_ok=True)
-        from kerasish.saving import saving_lib
         saving_lib.save_weights(model, save_path + SUFFIX)
         self._record(folder, save_path, write_state)
         return save_path

@@ -5,6 +5,7 @@ import os
 from kerasish.train.checkpoint import Saver
 from kerasish.train.session_run_hook import SessionRunArgs, SessionRunHook
 from kerasish.train.timer import SecondOrStepTimer
+from kerasish.saving.file_utils import atomic_path
 
 logger = logging.getLogger("kerasish.train")
 
@@ -97,7 +98,6 @@ class CheckpointSaverHook(SessionRunHook):
         self._timer.update_last_triggered_step(step)
 
     def _write_graph(self, model):
-        from kerasish.saving.file_utils import atomic_path
         os.makedirs(self._checkpoint_dir, exist_ok=True)
         try:
             text = model.to_json(indent=1)

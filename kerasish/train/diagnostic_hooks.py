@@ -11,6 +11,9 @@ from kerasish.train.errors import NanLossDuringTrainingError
 from kerasish.train.session import RunOptions
 from kerasish.train.session_run_hook import SessionRunArgs, SessionRunHook
 from kerasish.train.timer import SecondOrStepTimer
+from kerasish.callbacks.summary_writer import require_tensorboardx
+from kerasish.callbacks.summary_writer import SummaryWriter
+from kerasish.callbacks.tensorboard import chrome_events
 
 logger = logging.getLogger("kerasish.train")
 
@@ -105,13 +108,11 @@ class SummarySaverHook(SessionRunHook):
         self._writer = summary_writer
         self._owns_writer = summary_writer is None
         if summary_writer is None:
-            from kerasish.callbacks.summary_writer import require_tensorboardx
             require_tensorboardx("SummarySaverHook")
         self._summary_op = list(summary_op) if summary_op else None
 
     def begin(self):
         if self._writer is None:
-            from kerasish.callbacks.summary_writer import SummaryWriter
             self._writer = SummaryWriter(self._output_dir,
                                          "SummarySaverHook")
         self._next_step = None
@@ -203,7 +204,6 @@ class ProfilerHook(SessionRunHook):
         self._next_step = step + 1
 
     def _save(self, step, result):
-        from kerasish.callbacks.tensorboard import chrome_events
         events = chrome_events(result, step)
         if self._show_dataflow:
             events += _flows(events)

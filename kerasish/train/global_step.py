@@ -8,12 +8,13 @@ every step, not only the applied updates.
 """
 import numpy as np
 
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 
 _DEFAULT = {}
 
 
 def _active_model():
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.train.monitored_session import active_session_model
     return active_session_model()
 

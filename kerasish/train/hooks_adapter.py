@@ -2,13 +2,13 @@
 
 Hooks are wrapped in a callback adapter; plain callbacks pass through.
 """
+from kerasish.callbacks.callback_list import _flatten
 
 
 def wrap_hooks(callbacks):
     """Return `callbacks` with any `SessionRunHook` wrapped as a callback."""
     if not callbacks:
         return callbacks
-    from kerasish.callbacks.callback_list import _flatten
     out = []
     for cb in _flatten(callbacks):
         adapter = getattr(cb, "as_keras_callback", None)

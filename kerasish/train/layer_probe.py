@@ -17,7 +17,7 @@ import numpy as np
 from kerasish import tree
 from kerasish.backend.primitive import primitive
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context
+from kerasish.backend.common import call_context
 
 
 @primitive

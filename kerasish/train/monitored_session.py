@@ -35,6 +35,11 @@ from kerasish.train.session import RunMetadata, RunOptions
 from kerasish.train.session_run_hook import (SessionRunArgs,
                                              SessionRunContext,
                                              SessionRunValues)
+from kerasish.callbacks.callback import Callback
+from kerasish.train.callback_hooks import CallbackHook
+from kerasish.train.stages import as_stages
+from kerasish.train.stages import as_stage
+from kerasish.train.session_creator import ChiefSessionCreator
 
 logger = logging.getLogger("kerasish.train")
 _local = threading.local()
@@ -47,8 +52,6 @@ def active_session_model():
 
 
 def _as_hooks(hooks):
-    from kerasish.callbacks.callback import Callback
-    from kerasish.train.callback_hooks import CallbackHook
     out, pending = [], []
     for hook in hooks or []:
         if isinstance(hook, Callback):
@@ -138,7 +141,6 @@ class MonitoredSession:
                 "MonitoredSession needs a session creator with the model to "
                 "train, e.g. `MonitoredSession(ChiefSessionCreator(model="
                 "model))`.")
-        from kerasish.train.stages import as_stages
         self._creator = session_creator
         self._hooks = _as_hooks(hooks)
         self._stages = as_stages(stages)
@@ -195,7 +197,6 @@ class MonitoredSession:
 
     def add_stage(self, stage, every_n_steps=None, every_n_secs=None):
         """Register a `Stage` or `fn(session, ctx)` run every N steps."""
-        from kerasish.train.stages import as_stage
         self._stages.append(as_stage(stage, every_n_steps, every_n_secs))
 
     # -- running -------------------------------------------------------------
@@ -265,7 +266,7 @@ class MonitoredSession:
 
     def _before_run(self, ctx, feed_dict, options):
         requests, feeds = {}, {}
-        trace = options.trace_level if options is not None else 0
+        trace_level = options.trace_level if options is not None else 0
         check = bool(options is not None and options.check_finite)
         for i, hook in enumerate(self._hooks):
             args = hook.before_run(ctx)
@@ -278,14 +279,14 @@ class MonitoredSession:
                                 "Same tensor is fed by two hooks.")
                 feeds.update(args.feed_dict)
             if args.options is not None:
-                trace = max(trace, args.options.trace_level)
+                trace_level = max(trace_level, args.options.trace_level)
                 check = check or args.options.check_finite
         if feed_dict:
             _check_disjoint(feeds, feed_dict,
                             "Same tensor is fed by a SessionRunHook and "
                             "user.")
             feeds.update(feed_dict)
-        return requests, feeds, RunOptions(trace, check)
+        return requests, feeds, RunOptions(trace_level, check)
 
     def _run_stages(self, logs):
         if self._in_stage or not self._stages:
@@ -385,7 +386,6 @@ class SingularMonitoredSession(MonitoredSession):
                  checkpoint_dir=None, stop_grace_period_secs=120,
                  checkpoint_filename_with_path=None, model=None, input=None,
                  stages=None):
-        from kerasish.train.session_creator import ChiefSessionCreator
         creator = ChiefSessionCreator(
             scaffold=scaffold, master=master, config=config,
             checkpoint_dir=checkpoint_dir,

@@ -6,6 +6,7 @@ from kerasish.train.checkpoint_hooks import CheckpointSaverHook
 from kerasish.train.monitored_session import MonitoredSession
 from kerasish.train.session_creator import (ChiefSessionCreator, Scaffold,
                                             WorkerSessionCreator)
+from kerasish.train.diagnostic_hooks import SummarySaverHook
 
 logger = logging.getLogger("kerasish.train")
 
@@ -22,6 +23,7 @@ def _resolve(secs, steps, default_secs, default_steps):
 
 def _writer_available():
     try:
+        # lazy: optional dependency
         import tensorboardX  # noqa: F401
     except ImportError:
         logger.info("tensorboardX is not installed: no summaries are "
@@ -128,7 +130,6 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None,
 def _summary_hooks(summary_dir, log_steps, summary_steps, summary_secs):
     if not summary_dir:
         return []
-    from kerasish.train.diagnostic_hooks import SummarySaverHook
     writer = _writer_available()
     hooks = []
     if log_steps and log_steps > 0:

@@ -14,6 +14,9 @@ from kerasish.engine.data_adapters import unpack_x_y_sample_weight
 from kerasish.train.errors import OutOfRangeError
 from kerasish.train.step_runner import (StepRunner, apply_feeds,
                                          resolve_fetches)
+from kerasish.callbacks.callback_list import pythonify_logs
+from kerasish.train.layer_probe import LayerProbe
+from kerasish.train.step_runner import _leaves
 
 
 class RunOptions:
@@ -183,7 +186,6 @@ class TrainingSession:
                        check_finite=options.check_finite)
         model.reset_metrics()
         result = runner.train_step(batch, fetches=fetches)
-        from kerasish.callbacks.callback_list import pythonify_logs
         logs = pythonify_logs(result.logs)
         self.last_logs = logs
         return logs, result.fetched, result
@@ -203,8 +205,6 @@ class TrainingSession:
         return resolve_fetches(fetches, self.model, self.last_logs, outputs)
 
     def _layer_outputs(self, fetches, x):
-        from kerasish.train.layer_probe import LayerProbe
-        from kerasish.train.step_runner import _leaves
         names = {leaf if isinstance(leaf, str) else leaf.name
                  for leaf in _leaves(fetches)
                  if isinstance(leaf, str) or hasattr(leaf, "_flatten_layers")}

@@ -55,6 +55,7 @@ class SessionRunHook:
 
     def as_keras_callback(self):
         """This hook as a Keras callback, for `model.fit(callbacks=...)`."""
+        # lazy: a top-level import would close an import circle
         from kerasish.train.callback_hooks import HookCallback
         return HookCallback(self)
 

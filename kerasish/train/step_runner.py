@@ -20,6 +20,9 @@ import time
 import numpy as np
 
 from kerasish.train.layer_probe import LayerProbe
+from kerasish.engine.data_adapters import unpack_x_y_sample_weight
+from kerasish.engine.data_adapters.utils import pack_x_y_sample_weight
+from kerasish.train.global_step import global_step_value
 
 _BATCH_KEYS = ("x", "y", "sample_weight")
 
@@ -193,8 +196,6 @@ def apply_feeds(batch, feed_dicts):
             merged[key] = value
     if not merged:
         return batch
-    from kerasish.engine.data_adapters import unpack_x_y_sample_weight
-    from kerasish.engine.data_adapters.utils import pack_x_y_sample_weight
     parts = dict(zip(_BATCH_KEYS, unpack_x_y_sample_weight(batch)
                      if batch is not None else (None, None, None)))
     parts.update(merged)
@@ -239,8 +240,8 @@ def _variables_by_path(model):
 
 def resolve_fetches(fetches, model, logs, layer_outputs=None):
     """Values of `fetches` after a step (see module doc for names)."""
+    # lazy: calls up the layers (tests/layering_allowlist.txt)
     from kerasish.callbacks.callback_list import pythonify_logs
-    from kerasish.train.global_step import global_step_value
     logs = pythonify_logs(logs) if isinstance(logs, dict) else {}
     layer_outputs = layer_outputs or {}
     cache = {}

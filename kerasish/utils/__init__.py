@@ -14,7 +14,7 @@ from kerasish.utils.plotting import (model_to_dot, plot_model,  # noqa: F401
 from kerasish.utils.sequence_utils import pad_sequences  # noqa: F401,E402
 from kerasish.utils import bounding_boxes  # noqa: F401,E402
 from kerasish.utils.progbar import Progbar  # noqa: F401,E402
-from kerasish.utils.config_utils import (  # noqa: F401,E402
+from kerasish.backend.common.global_state import (  # noqa: F401,E402
     enable_interactive_logging, disable_interactive_logging,
     is_interactive_logging_enabled)
 from kerasish.utils.config_dict import Config  # noqa: F401,E402

@@ -8,6 +8,7 @@ needs tensorflow-io for it) is a band-limited windowed-sinc interpolation.
 import numpy as np
 
 from kerasish.utils import directory_utils
+from kerasish.data import Dataset
 
 ALLOWED_FORMATS = (".wav",)
 
@@ -137,7 +138,7 @@ def decode_wav(path, desired_samples=-1):
     """`(audio, rate)`: float32 `(samples, channels)` in [-1, 1) from a
     16-bit PCM WAV file, truncated or zero-padded to `desired_samples`
     (`-1`: as is), as `tf.audio.decode_wav`."""
-    import wave
+    import wave  # lazy: kept out of `import kerasish`
     try:
         with wave.open(path, "rb") as f:
             width, channels = f.getsampwidth(), f.getnchannels()
@@ -221,7 +222,6 @@ def _stack_clips(clips, mode):
 def _batch_audio(ds, batch_size, labelled, mode):
     """Batches with clips zero-padded to the longest (`mode="pad"`, tf.data's
     `padded_batch`) or kept whole in an object array (`"ragged"`)."""
-    from kerasish.data import Dataset
 
     def iterate():
         buffer = []

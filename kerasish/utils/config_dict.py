@@ -95,6 +95,7 @@ class Config:
         if name in config:
             return config[name]
         message = f"Unknown attribute: '{name}'."
+        # lazy: kept out of `import kerasish`
         import difflib          # on first use: it costs `import kerasish`
         close = difflib.get_close_matches(name, config.keys(), n=1,
                                           cutoff=0.7)

@@ -10,6 +10,7 @@ import random
 import numpy as np
 
 from kerasish import tree
+from kerasish.data import Dataset
 
 
 def split_dataset(dataset, left_size=None, right_size=None, shuffle=False,
@@ -69,7 +70,6 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False,
 
 
 def _dataset_kind(dataset):
-    from kerasish.data import Dataset
     if isinstance(dataset, (tuple, list, np.ndarray, Dataset)):
         return type(dataset) if not isinstance(dataset, Dataset) else Dataset
     if _is_torch_dataset(dataset):
@@ -137,7 +137,6 @@ def _check_sample_shapes(samples):
 
 
 def _to_dataset(samples, original, kind):
-    from kerasish.data import Dataset
     if kind is np.ndarray:
         return Dataset.from_tensor_slices(np.array(samples))
     structure = samples[0]
@@ -161,7 +160,8 @@ def _lists_to_tuples(structure):
 
 
 def _split_torch(dataset, kind, left_size, right_size, shuffle, seed):
-    import torch
+    import torch  # lazy: optional dependency
+    # lazy: optional dependency
     from torch.utils.data import TensorDataset, random_split
     if kind is np.ndarray:
         dataset = TensorDataset(torch.from_numpy(dataset))

@@ -14,7 +14,8 @@ import os
 
 import numpy as np
 
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
+from kerasish.data import Dataset
 
 LABEL_MODES = ("int", "categorical", "binary", None)
 
@@ -191,7 +192,6 @@ def encode_labels(labels, label_mode, num_classes):
 def folder_dataset(paths, labels, label_mode, num_classes, load,
                    shuffle=False, shuffle_buffer_size=None, seed=None):
     """Unbatched `Dataset` of `load(path)` (with encoded labels)."""
-    from kerasish.data import Dataset
     paths = np.array(paths, dtype=str)
     if label_mode:
         ds = Dataset.from_tensor_slices(

@@ -17,8 +17,11 @@ import shutil
 import tempfile
 import warnings
 
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 from kerasish.utils.progbar import Progbar
+import hashlib
+from urllib.parse import urlsplit
+import zipfile
 
 _ALGORITHMS = ("auto", "md5", "sha256")
 
@@ -38,7 +41,6 @@ def keras_home():
 def resolve_hasher(algorithm, file_hash=None):
     """A hashlib object for `algorithm` ("auto": sha256 for a 64-digit
     `file_hash`, else md5)."""
-    import hashlib      # lazily: OpenSSL's load costs ~20 ms of import time
     if algorithm not in _ALGORITHMS:
         raise ValueError(
             f"`hash_algorithm` must be one of {_ALGORITHMS}. Received: "
@@ -105,7 +107,6 @@ def _creatable(path):
 def _file_name(fname, origin):
     fname = os.fspath(fname) if fname is not None else None
     if not fname:
-        from urllib.parse import urlsplit
         fname = os.path.basename(urlsplit(origin).path)
         if not fname:
             raise ValueError(
@@ -161,8 +162,8 @@ def _fetch_failure(origin, target, code, reason):
 def _download(origin, target, file_hash, algorithm):
     """Fetch `origin` into a temporary file, verify it, rename to
     `target`."""
-    import urllib.error
-    import urllib.request
+    import urllib.error  # lazy: kept out of `import kerasish`
+    import urllib.request  # lazy: kept out of `import kerasish`
     print_msg(f"Downloading data from {origin}")
     fd, partial = tempfile.mkstemp(dir=os.path.dirname(target),
                                    prefix=f".{os.path.basename(target)}.",
@@ -318,7 +319,7 @@ def _safe_members(members, is_safe, name_of):
 
 
 def _extract_tar(file_path, base):
-    import tarfile
+    import tarfile  # lazy: kept out of `import kerasish`
     with tarfile.open(file_path) as archive:
         members = list(_safe_members(
             archive.getmembers(), lambda m: _safe_tar_member(m, base),
@@ -331,7 +332,6 @@ def _extract_tar(file_path, base):
 
 
 def _extract_zip(file_path, base):
-    import zipfile
     with zipfile.ZipFile(file_path) as archive:
         members = list(_safe_members(
             archive.infolist(),
@@ -341,8 +341,7 @@ def _extract_zip(file_path, base):
 
 
 def _archive_kind(file_path, formats):
-    import tarfile
-    import zipfile
+    import tarfile  # lazy: kept out of `import kerasish`
     tests = {"tar": tarfile.is_tarfile, "zip": zipfile.is_zipfile}
     for kind in formats:
         if kind not in tests:

@@ -31,7 +31,7 @@ def _pick_metrics(logs, metrics):
 
 def _require_matplotlib():
     try:
-        from matplotlib.figure import Figure
+        from matplotlib.figure import Figure  # lazy: optional dependency
     except ImportError:
         raise ImportError(
             "`plot_history` needs matplotlib: install it with `pip install "
@@ -40,7 +40,7 @@ def _require_matplotlib():
 
 
 def _draw_curves(axes, logs, key, epochs):
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # lazy: optional dependency
     values = logs[key]
     axes.plot(epochs[:len(values)], values, marker="o", markersize=3,
               label=key)

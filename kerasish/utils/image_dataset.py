@@ -13,6 +13,8 @@ import numpy as np
 from kerasish.backend import config
 from kerasish.utils import directory_utils
 from kerasish.utils.image_utils import convert_mode, pil_image
+from kerasish import ops
+from kerasish.backend.tape import stop_recording
 
 ALLOWLIST_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3",
@@ -250,8 +252,6 @@ _MODES = {1: "grayscale", 3: "rgb", 4: "rgba"}
 def resize_image(pixels, size, interpolation, data_format, crop, pad):
     """One float32 image resized as `ops.image.resize` (plus TensorFlow's
     "gaussian" and "mitchellcubic" kernels)."""
-    from kerasish import ops
-    from kerasish.backend.tape import stop_recording
     if interpolation in _EXTRA_KERNELS:
         return _resize_extra(pixels, size, interpolation, data_format, crop,
                              pad)

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from kerasish.backend import config
+from kerasish import ops
 
 _PIL_METHODS = ("nearest", "bilinear", "bicubic", "hamming", "box",
                 "lanczos")
@@ -19,7 +20,7 @@ _PIL_METHODS = ("nearest", "bilinear", "bicubic", "hamming", "box",
 def pil_image():
     """The `PIL.Image` module; a clear ImportError naming the extra."""
     try:
-        from PIL import Image
+        from PIL import Image  # lazy: optional dependency
     except ImportError as e:
         raise ImportError(
             "Reading and writing images requires Pillow. Install it with "
@@ -261,7 +262,6 @@ def smart_resize(x, size, interpolation="bilinear",
     >>> smart_resize(img, (200, 200)).shape
     (200, 200, 3)
     """
-    from kerasish import ops
     kwargs.pop("backend_module", None)
     if kwargs:
         raise TypeError("smart_resize() got unexpected keyword arguments: "

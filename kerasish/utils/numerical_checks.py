@@ -5,6 +5,9 @@ One random direction per check (Chainer's `check_backward`, autograd's
 `<u, (f(x + eps v) - f(x - eps v)) / 2 eps>`, in float64.
 """
 import numpy as np
+from kerasish import ops, tree
+from kerasish.backend.tape import GradientTape
+from kerasish.backend.common.variable import Variable
 
 
 def check_grads(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-7, seed=0,
@@ -31,9 +34,6 @@ def check_grads(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-7, seed=0,
     >>> import kerasish
     >>> _ = check_grads(lambda x: kerasish.ops.tanh(x) * x, [np.ones(3)])
     """
-    from kerasish import ops, tree
-    from kerasish.backend.tape import GradientTape
-    from kerasish.engine.variable import Variable
     rng = np.random.default_rng(seed)
     arrays = [np.asarray(a) for a in inputs]
     arrays = [a.astype(np.float64) if a.dtype.kind == "f" else a

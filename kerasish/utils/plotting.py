@@ -11,6 +11,8 @@ import sys
 
 from kerasish import tree
 from kerasish.utils.history_plot import plot_history  # noqa: F401
+from kerasish.engine.functional import Functional
+from kerasish.engine.sequential import Sequential
 
 _GRAPHVIZ_HELP = (
     "You must install Graphviz for `plot_model` to work: its `dot` program "
@@ -114,12 +116,13 @@ def _attr_list(attributes):
 
 
 def _escape(text):
+    # lazy: kept out of `import kerasish`
     import html                 # on first use: it costs `import kerasish`
     return html.escape(text)
 
 
 def _run_graphviz(text, format, prog):
-    import subprocess
+    import subprocess  # lazy: kept out of `import kerasish`
     if shutil.which(prog) is None:
         raise ImportError(_GRAPHVIZ_HELP)
     done = subprocess.run([prog, f"-T{format}"], input=text.encode(),
@@ -218,15 +221,11 @@ def layer_label(layer, show_shapes=False, show_dtype=False,
 
 # -- graphs -----------------------------------------------------------------
 def _is_graph_model(layer):
-    from kerasish.engine.functional import Functional
-    from kerasish.engine.sequential import Sequential
     return isinstance(layer, (Functional, Sequential))
 
 
 def _graph_of(model):
     """(operations to draw, the Functional holding their nodes) or None."""
-    from kerasish.engine.functional import Functional
-    from kerasish.engine.sequential import Sequential
     if isinstance(model, Sequential):
         return model.layers, model._functional
     if isinstance(model, Functional):
@@ -244,7 +243,6 @@ def _resolve_source(source, output_index):
 
 def _resolve_destination(destination, input_index):
     """Step into nested models to the box that receives that input."""
-    from kerasish.engine.functional import Functional
     while _is_graph_model(destination):
         if isinstance(destination, Functional):
             destination = \
@@ -450,7 +448,7 @@ def _notebook_image(path, extension):
     if extension not in ("png", "jpg", "jpeg", "gif"):
         return None
     try:
-        from IPython import display
+        from IPython import display  # lazy: optional dependency
     except ImportError:
         return None
     return display.Image(filename=path, format=extension)

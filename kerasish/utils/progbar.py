@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from kerasish.utils.config_utils import print_msg
+from kerasish.backend.common.global_state import print_msg
 
 _BOLD, _GREEN, _WHITE, _RESET = "\x1b[1m", "\x1b[32m", "\x1b[37m", "\x1b[0m"
 

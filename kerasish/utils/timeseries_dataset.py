@@ -5,6 +5,7 @@ its windows from the array with one fancy index (`start + offsets`), so no
 window is materialised before it is needed.
 """
 import numpy as np
+from kerasish.data import Dataset
 
 
 def _as_array(values):
@@ -107,7 +108,6 @@ def timeseries_dataset_from_array(
     >>> inputs.tolist(), targets.tolist()
     ([[0, 1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5]], [3, 4, 5, 6])
     """
-    from kerasish.data import Dataset
     data, targets = _as_array(data), _as_array(targets)
     _check_indices(start_index, end_index, len(data))
     _check_strides(sampling_rate, sequence_stride, len(data))

@@ -3,7 +3,8 @@ numpy (rectangles and a built-in bitmap font; no OpenCV needed)."""
 import numpy as np
 
 from kerasish.backend import config
-from kerasish.utils.bounding_boxes.converters import convert_format
+from kerasish.layers.preprocessing.image.bounding_boxes.converters import (
+    convert_format)
 from kerasish.visualization import font
 
 

@@ -9,7 +9,7 @@ from kerasish.visualization.plot_image_gallery import (plot_image_gallery,
 
 
 def _legend(true_color, pred_color):
-    import matplotlib.patches as patches
+    import matplotlib.patches as patches  # lazy: optional dependency
     return [patches.Patch(color=np.array(true_color) / 255.0,
                           label="Ground Truth"),
             patches.Patch(color=np.array(pred_color) / 255.0,

@@ -9,7 +9,7 @@ from kerasish.backend import config
 
 def require_pyplot(function):
     try:
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # lazy: optional dependency
     except ImportError:
         raise ImportError(
             f"`{function}` needs matplotlib: install it with `pip install "

@@ -11,6 +11,8 @@ this module is first used.
 import copy
 
 import numpy as np
+from kerasish.engine.model import Model
+from kerasish.models import clone_model
 
 try:
     import sklearn
@@ -41,11 +43,13 @@ def _require_sklearn(name):
 
 
 def _validate(estimator, *args, **kwargs):
+    # lazy: optional dependency
     from sklearn.utils.validation import validate_data
     return validate_data(estimator, *args, **kwargs)
 
 
 def _target_type(y):
+    # lazy: optional dependency
     from sklearn.utils.multiclass import type_of_target
     kind = type_of_target(y)
     if kind == "unknown":
@@ -54,6 +58,7 @@ def _target_type(y):
 
 
 def _check_fitted(estimator):
+    # lazy: optional dependency
     from sklearn.utils.validation import check_is_fitted
     check_is_fitted(estimator)
 
@@ -127,9 +132,7 @@ class SKLBase(BaseEstimator):
         return getattr(history, "epoch", 0) if history is not None else 0
 
     def _get_model(self, X, y):
-        from kerasish.engine.model import Model
         if isinstance(self.model, Model):
-            from kerasish.models import clone_model
             return clone_model(self.model)
         return self.model(X=X, y=y, **(self.model_kwargs or {}))
 
@@ -209,7 +212,9 @@ class SKLearnClassifier(ClassifierMixin, SKLBase):
             raise ValueError("Only binary and multiclass target types are "
                              f"supported. Target type: {kind}")
         if reset:
+            # lazy: optional dependency
             from sklearn.pipeline import make_pipeline
+            # lazy: optional dependency
             from sklearn.preprocessing import OneHotEncoder
             self._target_encoder = make_pipeline(
                 TargetReshaper(), OneHotEncoder(sparse_output=False)).fit(y)

@@ -8,7 +8,7 @@ Keras's weights files load by position and by name.
 import numpy as np
 import pytest
 
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 from tests.applications import helpers
 from tests.applications.fixtures.cases import STRUCTURE
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import kerasish
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 from kerasish.saving import serialization_lib
 from tests.applications import helpers
 from tests.applications.fixtures.cases import CONFIGS, STRUCTURE

@@ -18,7 +18,7 @@ import pytest
 
 import kerasish
 from kerasish import applications
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 from tests.applications import helpers
 from tests.applications.fixtures.recipe import image_batch
 

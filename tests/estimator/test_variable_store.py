@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import kerasish as keras
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 from kerasish.estimator.variable_store import (VariableStore,
                                                read_checkpoint,
                                                write_checkpoint)

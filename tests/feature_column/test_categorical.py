@@ -5,7 +5,7 @@ import pytest
 import kerasish as keras
 from kerasish import feature_column as fc
 from kerasish.feature_column.base import FeatureCache
-from kerasish.layers.preprocessing.farmhash import fingerprint64
+from kerasish.backend.farmhash import fingerprint64
 
 
 def ids_of(column, features):

@@ -5,7 +5,7 @@ import pytest
 
 import kerasish
 from kerasish import layers
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from tests.layers.harness import run_layer_test
 from tests.layers.rnn_attention_fixtures import reference
 
@@ -81,7 +81,7 @@ class SelfMHA(layers.MultiHeadAttention):
             self.build(tuple(args[0].shape), tuple(args[0].shape))
 
     def compute_output_spec(self, query, **kwargs):
-        return trace_output_spec(self.__call__, (query,), kwargs)
+        return infer_output_spec(self.__call__, (query,), kwargs)
 
     def compute_output_shape(self, query_shape):
         return super().compute_output_shape(query_shape, query_shape)
@@ -211,7 +211,7 @@ class _SelfAttendMixin:
         super().build(input_shape)
 
     def compute_output_spec(self, inputs, **kwargs):
-        return trace_output_spec(self.__call__, (inputs,), kwargs)
+        return infer_output_spec(self.__call__, (inputs,), kwargs)
 
     def compute_output_shape(self, input_shape):
         return input_shape

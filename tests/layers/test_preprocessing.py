@@ -12,7 +12,7 @@ import pytest
 
 import kerasish
 from kerasish import layers
-from kerasish.layers.preprocessing import farmhash
+from kerasish.backend import farmhash
 from tests.layers.harness import run_layer_test
 
 FINGERPRINT64 = [

@@ -10,7 +10,7 @@ import pytest
 
 import kerasish
 from kerasish import layers
-from kerasish.layers.preprocessing import farmhash
+from kerasish.backend import farmhash
 
 
 def test_string_lookup_vocabulary_oov_and_mask():

@@ -8,7 +8,7 @@ import pytest
 
 import kerasish
 from kerasish import ops
-from kerasish.engine import operation
+from kerasish.ops import operation
 
 
 def seq():

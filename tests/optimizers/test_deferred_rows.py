@@ -6,8 +6,8 @@ import pytest
 import kerasish
 from kerasish import optimizers
 from kerasish.backend.indexed_slices import IndexedSlices
-from kerasish.backend.trace import _raw_get
-from kerasish.engine.variable import Variable
+from kerasish.backend.capture import _raw_get
+from kerasish.backend.common.variable import Variable
 from kerasish.optimizers import deferred_rows
 from kerasish.optimizers.deferred_rows import DeferredVariable
 

@@ -258,9 +258,9 @@ def test_hdf5_links_to_other_files_are_refused(tmp_path):
 # pickle naming anything else is refused).
 PICKLE_READERS = {os.path.join("datasets", "cifar.py")}
 # The one user of `exec`: compiled steps are written out as Python made of
-# generated names and numbers only (tests/backend/test_trace_codegen.py
+# generated names and numbers only (tests/backend/test_capture_codegen.py
 # checks that names from operations cannot add code).
-EXEC_USERS = {os.path.join("backend", "trace_codegen.py")}
+EXEC_USERS = {os.path.join("backend", "capture_codegen.py")}
 
 
 def test_no_pickle_or_eval_in_kerasish():

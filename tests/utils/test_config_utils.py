@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import kerasish as keras
-from kerasish.utils import config_utils
+from kerasish.backend.common import global_state as config_utils
 
 
 @pytest.fixture(autouse=True)

@@ -29,9 +29,9 @@ atexit.register(_close_all)
 
 def _import_path():
     """PYTHONPATH for local workers: the folder this kerasish is in first."""
-    import kerasish
-    here = os.path.dirname(os.path.dirname(os.path.abspath(
-        kerasish.__file__)))
+    here = os.path.abspath(__file__)
+    for _ in range(4):      # kerasish/distribute/ps/cluster.py
+        here = os.path.dirname(here)
     rest = os.environ.get("PYTHONPATH", "")
     return os.pathsep.join([here] + ([rest] if rest else []))
 

@@ -13,6 +13,7 @@ A key is the variable's path (`path/part_K` for part K of a split one).
 import numpy as np
 
 from kerasish.distribute.sharded_variable import ShardedVariable
+from kerasish.layers.core.embedding import Embedding
 
 
 def model_layout(model, num_ps, sparse_embeddings=True):
@@ -59,7 +60,6 @@ def model_layout(model, num_ps, sparse_embeddings=True):
 
 def _embedding_tables(model):
     """ids of the trainable tables of the model's `Embedding` layers."""
-    from kerasish.layers.core.embedding import Embedding
     out = set()
     for layer in model._flatten_layers(include_self=False):
         if isinstance(layer, Embedding):

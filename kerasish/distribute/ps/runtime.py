@@ -24,14 +24,19 @@ Metric states of the replicas are summed into the driver's metrics (every
 built-in metric's state is additive), so logs are the local logs. The
 driver's variables (`ShardedVariable`) are pulled when read.
 """
+import cloudpickle
 import numpy as np
+import ray
 
-from kerasish import tree
+from kerasish import optimizers, tree
+from kerasish.backend.common.variable import Variable, weight_factory
 from kerasish.backend.tensor import Tensor
 from kerasish.distribute.ps import layout as layout_lib
 from kerasish.distribute.ps.cluster import Cluster
 from kerasish.distribute.runtime import Runtime, quiet_numpy
 from kerasish.distribute.sharded_variable import ShardedVariable
+from kerasish.engine.data_adapters import unpack_x_y_sample_weight
+from kerasish.saving import object_registration, serialization_lib
 
 _VALUE = Tensor.__dict__["_value"]
 
@@ -159,7 +164,6 @@ class ParameterServerRuntime(Runtime):
         return s.staleness if s.mode == "async" else None
 
     def _replica_blob(self, model, layout):
-        from kerasish.saving import object_registration, serialization_lib
         custom = dict(object_registration.get_custom_objects())
         for obj in [model] + list(model._flatten_layers(include_self=False)):
             cls = type(obj)
@@ -345,7 +349,6 @@ class ParameterServerRuntime(Runtime):
         """The workers to give this step: all of them, but with backup
         workers those still busy with a step they were late for sit it
         out (at least `num_workers - backup_workers` take part)."""
-        import ray
         everyone = list(range(self.strategy.num_workers))
         late = self.__dict__.setdefault("_late", {})
         if not late:
@@ -363,7 +366,6 @@ class ParameterServerRuntime(Runtime):
                      timeout=self.cluster.timeout)
 
     def _first_to_finish(self, calls):
-        import ray
         wanted = self.strategy.num_workers - self.strategy.backup_workers
         if len(calls) <= wanted:
             return calls
@@ -405,7 +407,6 @@ class ParameterServerRuntime(Runtime):
         return free[0] if free else None
 
     def _collect(self, block):
-        import ray
         if not self._inflight:
             return
         ready, _ = ray.wait(list(self._inflight), num_returns=1,
@@ -474,7 +475,6 @@ def _split(batch, n):
 def _build_metrics(model, batch):
     """Build the driver's compiled metrics (their variables receive the
     replicas' states) from one sample of a batch."""
-    from kerasish.engine.data_adapters import unpack_x_y_sample_weight
     x, y, _ = unpack_x_y_sample_weight(batch)
     one = tree.map_structure(lambda a: None if a is None else a[:1], x)
     y1 = tree.map_structure(lambda a: None if a is None else a[:1], y)
@@ -488,8 +488,6 @@ def _build_metrics(model, batch):
 def _optimizer_blob(optimizer):
     if optimizer is None:
         return None
-    from kerasish import optimizers
-    from kerasish.saving import object_registration
     return (optimizers.serialize(optimizer),
             dict(object_registration.get_custom_objects()))
 
@@ -497,8 +495,6 @@ def _optimizer_blob(optimizer):
 def _check_rebuildable(blob):
     """Rebuild the model from its config here first: a model a worker
     cannot rebuild fails before any actor starts, with the reason."""
-    from kerasish.engine.variable import Variable, weight_factory
-    from kerasish.saving import serialization_lib
 
     def zeros(role, initializer, **kwargs):
         if role == "weight":
@@ -506,7 +502,6 @@ def _check_rebuildable(blob):
                                    kwargs.get("dtype") or "float32")
         return Variable(initializer, **kwargs)
     try:
-        import cloudpickle
         cloudpickle.dumps(blob)
         with weight_factory(zeros):
             serialization_lib.deserialize_keras_object(

@@ -20,6 +20,8 @@ import os
 
 import numpy as np
 
+from kerasish import optimizers
+from kerasish.backend.common.variable import Variable
 from kerasish.backend.indexed_slices import IndexedSlices
 
 
@@ -39,7 +41,6 @@ class Shard:
     """
 
     def __init__(self, index, specs, optimizer=None, max_staleness=None):
-        from kerasish.engine.variable import Variable
         self.index = index
         self.vars = {}
         self.trainable = []
@@ -52,7 +53,6 @@ class Shard:
                 self.trainable.append(key)
         self.optimizer = None
         if optimizer is not None and self.trainable:
-            from kerasish import optimizers
             config, custom_objects = optimizer
             self.optimizer = optimizers.deserialize(
                 config, custom_objects=custom_objects)

@@ -13,13 +13,19 @@ step, embedding tables by the rows a lookup reads (`RowVariable`, through
 the row-gather hook `Variable._rows_source`), so a worker never holds or
 moves a whole table.
 """
+import os
+import time
+
 import numpy as np
+import ray
 
 from kerasish import tree
+from kerasish.backend import dtypes
 from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.variable import Variable, weight_factory
+from kerasish.backend.common.variable import Variable, weight_factory
 from kerasish.optimizers.base_optimizer import Optimizer
+from kerasish.saving import serialization_lib
 
 _VALUE = Tensor.__dict__["_value"]
 
@@ -74,7 +80,6 @@ class RowVariable(Variable):
 
     @staticmethod
     def _initial_value(initializer, shape, dtype):
-        from kerasish.backend import dtypes
         return np.zeros(tuple(shape), dtypes.standardize_dtype(dtype))
 
     @property
@@ -109,12 +114,10 @@ class Worker:
         self.delay = blob.get("inject", {}).get("delay", {}).get(index, 0)
 
     def ping(self):
-        import os
         return os.getpid()
 
     # -- the replica --------------------------------------------------------
     def _build(self, batch):
-        from kerasish.saving import serialization_lib
         blob = self.blob
         rows = {i for i, entry in enumerate(self.layout) if entry["rows"]}
         made = []
@@ -159,8 +162,6 @@ class Worker:
         self._index = {id(v): i for i, v in enumerate(weights)}
 
     def _row_fetcher(self, entry):
-        import ray
-
         def fetch(ids):
             refs, picks = [], []
             for (start, stop, task), key in zip(entry["parts"],
@@ -198,7 +199,6 @@ class Worker:
         with _quiet():
             logs = self.model.train_step(batch)
         if self.delay:
-            import time
             time.sleep(self.delay)
         return (*self._updates(before), self._stats(logs))
 
@@ -206,7 +206,6 @@ class Worker:
         """Pull the latest parameters, run one `train_step` and push its
         update as `(worker, seq)`; returns the metric states and how the
         shards took it."""
-        import ray
         pulled = ray.get([s.pull_versioned.remote(keys)
                           for s, keys in zip(self.shards, dense_keys)])
         *parts, stats = self.train(batch, *[p for p, _ in pulled])

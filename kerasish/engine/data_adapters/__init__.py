@@ -62,6 +62,7 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None,
     Returns:
         A `DataAdapter`.
     """
+    # lazy: a top-level import would close an import circle
     from kerasish.utils.py_dataset import PyDataset
     if isinstance(x, DataAdapter):
         return x

@@ -20,6 +20,7 @@ def _get_item(index):
 
 
 def _fork_context():
+    # lazy: kept out of `import kerasish`
     import multiprocessing      # on first use: it costs `import kerasish`
     try:
         return multiprocessing.get_context("fork")
@@ -30,7 +31,7 @@ def _fork_context():
 def make_executor(dataset, workers, use_multiprocessing):
     """A pool of `workers`; processes are forked (no pickling of the
     dataset), threads are used where fork is unavailable."""
-    from concurrent import futures
+    from concurrent import futures  # lazy: kept out of `import kerasish`
     if use_multiprocessing:
         context = _fork_context()
         if context is not None:

@@ -2,10 +2,10 @@
 import numpy as np
 
 from kerasish import ops
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.backend import random
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.saving.object_registration import builtin
 
 
@@ -140,7 +140,7 @@ class Attention(Layer):
 
     def compute_output_spec(self, inputs, **kwargs):
         self._validate_inputs(inputs, kwargs.get("mask"))
-        return trace_output_spec(self.__call__, (inputs,), kwargs)
+        return infer_output_spec(self.__call__, (inputs,), kwargs)
 
     def _check_ranks(self, input_shapes):
         """Query, value and key are `(batch, steps, features)`."""

@@ -5,7 +5,7 @@ import numpy as np
 
 from kerasish import constraints, initializers, ops, regularizers
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.layers.activations.softmax import Softmax
 from kerasish.layers.attention.multi_head_attention import (_bool,
                                                             _keras_mask,
@@ -13,7 +13,7 @@ from kerasish.layers.attention.multi_head_attention import (_bool,
 from kerasish.layers.core.einsum_dense import EinsumDense
 from kerasish.layers.regularization.dropout import Dropout
 from kerasish.saving.object_registration import builtin
-from kerasish.utils import config_utils
+from kerasish.backend.common import global_state as config_utils
 
 
 def _check_heads(name, value):
@@ -278,7 +278,7 @@ class GroupedQueryAttention(Layer):
         return tuple(query_shape)
 
     def compute_output_spec(self, query, value, key=None, **kwargs):
-        return trace_output_spec(self.__call__, (query, value, key), kwargs)
+        return infer_output_spec(self.__call__, (query, value, key), kwargs)
 
     def get_config(self):
         config = super().get_config()

@@ -158,6 +158,7 @@ class Dense(LoraMixin, DenseQuantization, Layer):
     def from_config(cls, config):
         config = dict(config)
         if config.get("quantization_config") is not None:
+            # lazy: kept out of `import kerasish`
             from kerasish import quantizers
             config["quantization_config"] = quantizers.deserialize(
                 config["quantization_config"])

@@ -179,6 +179,7 @@ class EinsumDense(LoraMixin, EinsumDenseQuantization, Layer):
     def from_config(cls, config):
         config = dict(config)
         if config.get("quantization_config") is not None:
+            # lazy: kept out of `import kerasish`
             from kerasish import quantizers
             config["quantization_config"] = quantizers.deserialize(
                 config["quantization_config"])

@@ -6,7 +6,7 @@ import numpy as np
 from kerasish import constraints, initializers, ops, regularizers
 from kerasish.backend import shape as S
 from kerasish.backend.primitive import nondiff
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.layers.core.lora import LoraMixin
 from kerasish.layers.core.quantized_embedding import EmbeddingQuantization
@@ -164,6 +164,7 @@ class Embedding(LoraMixin, EmbeddingQuantization, Layer):
     def from_config(cls, config):
         config = dict(config)
         if config.get("quantization_config") is not None:
+            # lazy: kept out of `import kerasish`
             from kerasish import quantizers
             config["quantization_config"] = quantizers.deserialize(
                 config["quantization_config"])

@@ -1,5 +1,5 @@
 """`Identity`: a placeholder layer returning its input unchanged."""
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.saving.object_registration import builtin
 from kerasish import tree

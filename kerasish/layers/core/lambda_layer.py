@@ -4,12 +4,13 @@ import numbers
 import types
 
 from kerasish import tree
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.saving import lambda_code
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
+from kerasish.engine.layer import _specs_from_shapes, _shape_of
 
 
 def _is_lambda(fn):
@@ -125,14 +126,13 @@ class Lambda(Layer):
             if isinstance(shape, dict):
                 return {k: placeholders(v) for k, v in shape.items()}
             return [placeholders(s) for s in shape]
-        spec = trace_output_spec(self.__call__, (placeholders(input_shape),),
+        spec = infer_output_spec(self.__call__, (placeholders(input_shape),),
                                  {})
         return tree.map_structure(lambda t: t.shape, spec)
 
     def compute_output_spec(self, *args, **kwargs):
         if self._output_shape is None:
             return Layer.compute_output_spec(self, *args, **kwargs)
-        from kerasish.engine.layer import _specs_from_shapes, _shape_of
         shapes = tree.map_structure(_shape_of, args[0])
         return _specs_from_shapes(self.compute_output_shape(shapes),
                                   self.compute_dtype)

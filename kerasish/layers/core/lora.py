@@ -13,6 +13,8 @@ sets the base weight and zeroes the adapters (`MergedWeight`).
 import numpy as np
 
 from kerasish import initializers, ops
+from kerasish.layers.core.quantized_base import parent_scope
+from kerasish.backend.tape import stop_recording
 
 
 class LoraMixin:
@@ -58,7 +60,6 @@ class LoraMixin:
         prefix = f"lora_{self._lora_base}"
         regularizer = getattr(self, f"{self._lora_base}_regularizer")
         shapes = (tuple(base.shape[:-1]) + (rank,), (rank, base.shape[-1]))
-        from kerasish.layers.core.quantized_base import parent_scope
         with parent_scope(self):
             for suffix, shape, init in zip(
                     "ab", shapes, (a_initializer, b_initializer)):
@@ -139,7 +140,6 @@ class MergedWeight:
         self.shape, self.dtype = base.shape, base.dtype
 
     def numpy(self):
-        from kerasish.backend.tape import stop_recording
         with stop_recording():
             merged = ops.add(ops.convert_to_numpy(self.base),
                              self.layer._lora_update())

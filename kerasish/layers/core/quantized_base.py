@@ -9,7 +9,7 @@
 import contextlib
 
 from kerasish import ops
-from kerasish.engine import naming
+from kerasish.backend.common import naming
 
 
 class QuantizedLayerMixin:
@@ -36,6 +36,7 @@ class QuantizedLayerMixin:
         """`<mode>_from_<policy>`, unless the policy is already quantized."""
         if self.dtype_policy.quantization_mode is not None:
             return
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.quantization_config import \
             get_block_size_for_layer
         name = mode
@@ -103,6 +104,7 @@ def read_array(variable):
 
 def float8_variables(layer):
     """Create the six float8 scale/amax variables, Keras's names/order."""
+    # lazy: kept out of `import kerasish`
     from kerasish.dtype_policies import QuantizedFloat8DTypePolicy
     length = getattr(layer.dtype_policy, "amax_history_length",
                      QuantizedFloat8DTypePolicy.default_amax_history_length)
@@ -125,6 +127,7 @@ def _add_float8_variables(layer, length):
 
 def float8_contract(layer, inputs, contract, training):
     """`contract(qdq(inputs), qdq(kernel))` with the float8 round trips."""
+    # lazy: kept out of `import kerasish`
     from kerasish.quantizers.quantized_ops import (float8_grad_qdq,
                                                    float8_qdq)
     dtype = layer.compute_dtype
@@ -141,6 +144,7 @@ def float8_contract(layer, inputs, contract, training):
         if dtype == "float32":
             # Keras rounds a float32 bias through bfloat16 here (for XLA's
             # fused bias add); the numbers follow it.
+            # lazy: kept out of `import kerasish`
             from kerasish.quantizers.quantized_ops import bfloat16_round
             bias = bfloat16_round(bias)
         y = ops.add(y, bias)

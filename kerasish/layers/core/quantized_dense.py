@@ -53,6 +53,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
                                    trainable=False)
 
     def _int8_build(self, kernel_shape, config=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import (AbsMaxQuantizer,
                                          QuantizationConfig)
         self.inputs_quantizer = \
@@ -63,6 +64,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
                                          initializer="ones")
 
     def _int4_build(self, kernel_shape, config=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.quantization_config import (
             QuantizationConfig, get_block_size_for_layer)
         self.inputs_quantizer = \
@@ -91,6 +93,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
 
     def _calibrated_build(self, kernel_shape, config, mode):
         """GPTQ/AWQ variables: transposed, optionally packed uint8 kernel."""
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import calibration
         bits = calibration.weight_bits_for_layer(self, config, mode)
         group_size = calibration.group_size_for_layer(self, config, mode)
@@ -116,6 +119,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
     def _quantized_kernel_value(self):
         mode = self.quantization_mode
         if mode == "int4":
+            # lazy: kept out of `import kerasish`
             from kerasish.quantizers import unpack_int4
             return unpack_int4(self._kernel, self._orig_output_dim, axis=-1)
         if mode in ("gptq", "awq") and self._calibrated:
@@ -123,6 +127,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         return self._kernel
 
     def _unpacked_calibrated_kernel(self):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import calibration, unpack_int4
         bits = calibration.weight_bits_for_layer(self, None,
                                                  self.quantization_mode)
@@ -139,6 +144,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
 
     def _int_matmul(self, inputs, kernel):
         """`inputs @ kernel / scales`, with the inputs quantized if set."""
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.quantized_ops import quantized_contract
         scale = read(self.kernel_scale)
         x_q, out_scale = inputs, scale
@@ -152,11 +158,13 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         return self._finish(self._int_matmul(inputs, self._kernel._value))
 
     def _int4_call(self, inputs, training=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.int4_packing import unpack_array
         kernel = unpack_array(self._kernel._value, self._orig_output_dim,
                               axis=-1)
         if self._int4_block_size is None or self._int4_block_size == -1:
             return self._finish(self._int_matmul(inputs, kernel))
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.zero_point import dequantize_array
         float_kernel = dequantize_array(
             kernel, read_array(self.kernel_scale),
@@ -170,6 +178,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
 
     def _calibrated_kernel(self):
         """The dequantized `[input_dim, units]` GPTQ/AWQ kernel."""
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.zero_point import dequantize_array
         values = self._unpacked_calibrated_kernel()
         kernel = dequantize_array(
@@ -196,6 +205,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
             config: A `QuantizationConfig` (resolved from `mode` when
                 called through `Layer`'s checks).
         """
+        # lazy: a top-level import would close an import circle
         from kerasish.layers.core.dense import Dense
         if type_check:
             self._check_quantizable(Dense)
@@ -212,6 +222,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         self._set_quantized_policy(mode, config)
 
     def _quantize_int8(self, kernel_shape, config):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import AbsMaxQuantizer, QuantizationConfig
         quantizer = QuantizationConfig.weight_quantizer_or_default(
             config, AbsMaxQuantizer(axis=0))
@@ -222,7 +233,7 @@ class DenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         self.kernel_scale.assign(np.squeeze(scale._value, axis=0))
 
     def _quantize_int4(self, kernel_shape, config):
-        from kerasish import quantizers
+        from kerasish import quantizers  # lazy: kept out of `import kerasish`
         block_size = getattr(config, "block_size", None)
         zero = None
         if block_size is None or block_size == -1:

@@ -51,6 +51,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         self._is_quantized = True
 
     def _int8_build(self, kernel_shape, config=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import AbsMaxQuantizer, QuantizationConfig
         self._set_quantization_info()
         self.inputs_quantizer = \
@@ -80,6 +81,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         return rows, columns
 
     def _int4_build(self, kernel_shape, config=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.quantization_config import (
             QuantizationConfig, get_block_size_for_layer)
         self._set_quantization_info()
@@ -109,6 +111,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         float8_variables(self)
 
     def _calibrated_build(self, kernel_shape, config, mode):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import calibration
         self.original_kernel_shape = kernel_shape
         if len(kernel_shape) == 2:
@@ -165,6 +168,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
 
     # -- the kernel seen by users ---------------------------------------------
     def _quantized_kernel_value(self):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import unpack_int4
         mode = self.quantization_mode
         if mode == "int4":
@@ -176,6 +180,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         return self._kernel
 
     def _unpacked_calibrated_kernel(self):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import calibration, unpack_int4
         mode = self.quantization_mode
         if calibration.weight_bits_for_layer(self, None, mode) != 4:
@@ -193,6 +198,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
     def _quantized_einsum(self, inputs, kernel, kernel_scale, dq_scale):
         """`einsum(quantized inputs, kernel) / scales` with Keras's
         gradient (through the dequantized kernel)."""
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.quantized_ops import quantized_contract
         x_q, out_scale = inputs, kernel_scale
         if self.inputs_quantizer:
@@ -213,6 +219,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
             self._adjust_scale_for_dequant(scale)))
 
     def _int4_call(self, inputs, training=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.int4_packing import unpack_array
         kernel = unpack_array(self._kernel._value,
                               self._int4_unpacked_column_size, axis=-1)
@@ -221,6 +228,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
             float_kernel = kernel.astype(dtype) / read_array(
                 self.kernel_scale)
         else:
+            # lazy: kept out of `import kerasish`
             from kerasish.quantizers.zero_point import dequantize_array
             float_kernel = dequantize_array(
                 kernel, read_array(self.kernel_scale),
@@ -241,6 +249,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
                                                training))
 
     def _calibrated_kernel(self):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.zero_point import dequantize_array
         values = np.asarray(self._unpacked_calibrated_kernel()._value)
         kernel = dequantize_array(values, read_array(self.kernel_scale),
@@ -267,6 +276,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
             type_check: Refuse subclasses (their calls may differ).
             config: A `QuantizationConfig`.
         """
+        # lazy: a top-level import would close an import circle
         from kerasish.layers.core.einsum_dense import EinsumDense
         if type_check:
             self._check_quantizable(EinsumDense)
@@ -291,6 +301,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         self._set_quantized_policy(mode, config)
 
     def _int8_values(self, config):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import AbsMaxQuantizer, QuantizationConfig
         quantizer = QuantizationConfig.weight_quantizer_or_default(
             config, AbsMaxQuantizer(axis=self._kernel_reduced_axes))
@@ -298,7 +309,7 @@ class EinsumDenseQuantization(QuantizedLayerMixin, CalibratedKernelMixin):
         return values, self._adjust_scale_for_quant(scale, "kernel"), None
 
     def _int4_values(self, kernel_shape, config):
-        from kerasish import quantizers
+        from kerasish import quantizers  # lazy: kept out of `import kerasish`
         block_size = getattr(config, "block_size", None)
         rows, columns = self._rows_columns(kernel_shape)
         flat = self._kernel._value.reshape(rows, columns)

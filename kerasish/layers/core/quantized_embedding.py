@@ -55,6 +55,7 @@ class EmbeddingQuantization(QuantizedLayerMixin):
             "embeddings_scale", (self.input_dim,), initializer="ones")
 
     def _int4_build(self, embeddings_shape, config=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.quantization_config import \
             get_block_size_for_layer
         input_dim, output_dim = embeddings_shape
@@ -77,12 +78,14 @@ class EmbeddingQuantization(QuantizedLayerMixin):
 
     def _quantized_embeddings_value(self):
         if self.quantization_mode == "int4":
+            # lazy: kept out of `import kerasish`
             from kerasish.quantizers import unpack_int4
             return unpack_int4(self._embeddings, self._orig_output_dim,
                                axis=-1)
         return self._embeddings
 
     def _ids(self, inputs):
+        # lazy: a top-level import would close an import circle
         from kerasish.layers.core.embedding import _checked_ids
         return _checked_ids(inputs, input_dim=self.input_dim,
                             name=self.name)._value
@@ -95,6 +98,7 @@ class EmbeddingQuantization(QuantizedLayerMixin):
         return Tensor(np.divide(values.astype(dtype), scale[..., None]))
 
     def _int4_call(self, inputs, training=None):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.int4_packing import unpack_array
         ids = self._ids(inputs)
         dtype = self.compute_dtype
@@ -104,6 +108,7 @@ class EmbeddingQuantization(QuantizedLayerMixin):
         scale = np.take(read_array(self.embeddings_scale), ids, axis=0)
         if self._int4_block_size is None or self._int4_block_size == -1:
             return Tensor(np.divide(values, scale[..., None]))
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers.zero_point import dequantize_array
         zero = np.take(read_array(self.embeddings_zero), ids, axis=0)
         return Tensor(dequantize_array(values, scale, zero,
@@ -117,6 +122,7 @@ class EmbeddingQuantization(QuantizedLayerMixin):
             type_check: Refuse subclasses (their calls may differ).
             config: A `QuantizationConfig`.
         """
+        # lazy: a top-level import would close an import circle
         from kerasish.layers.core.embedding import Embedding
         if type_check:
             self._check_quantizable(Embedding)
@@ -137,6 +143,7 @@ class EmbeddingQuantization(QuantizedLayerMixin):
         self._set_quantized_policy(mode, config)
 
     def _int8_values(self, config):
+        # lazy: kept out of `import kerasish`
         from kerasish.quantizers import AbsMaxQuantizer, QuantizationConfig
         quantizer = QuantizationConfig.weight_quantizer_or_default(
             config, AbsMaxQuantizer(axis=-1))
@@ -144,7 +151,7 @@ class EmbeddingQuantization(QuantizedLayerMixin):
         return values, np.squeeze(scale._value, axis=-1), None
 
     def _int4_values(self, config):
-        from kerasish import quantizers
+        from kerasish import quantizers  # lazy: kept out of `import kerasish`
         block_size = getattr(config, "block_size", None)
         zero = None
         if block_size is None or block_size == -1:

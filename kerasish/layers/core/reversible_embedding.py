@@ -1,6 +1,6 @@
 """`ReversibleEmbedding`: an embedding that also projects back to ids."""
 from kerasish import ops
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.layers.core.embedding import Embedding
 from kerasish.saving.object_registration import builtin
 

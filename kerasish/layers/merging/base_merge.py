@@ -1,6 +1,6 @@
 """`Merge`: the base of the layers that combine a list of tensors."""
 from kerasish import ops
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 
 

@@ -4,8 +4,8 @@ import numpy as np
 
 from kerasish import backend, constraints, initializers, ops, regularizers
 from kerasish.backend import normalization as BN
-from kerasish.backend.trace import traced_effect
-from kerasish.engine import call_context
+from kerasish.backend.capture import traced_effect
+from kerasish.backend.common import call_context
 from kerasish.engine.input_spec import InputSpec
 from kerasish.engine.layer import Layer
 from kerasish.layers.arguments import integer, real_number

@@ -2,7 +2,7 @@
 import numpy as np
 
 from kerasish import initializers, ops
-from kerasish.engine import call_context
+from kerasish.backend.common import call_context
 from kerasish.engine.input_spec import InputSpec
 from kerasish.layers.rnn.wrapper import Wrapper
 from kerasish.saving.object_registration import builtin

@@ -2,7 +2,7 @@
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.layers.preprocessing import adapt_utils, quantiles
 from kerasish.layers.preprocessing.encoding import (encode_categorical,

@@ -2,10 +2,10 @@
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.layers.arguments import positive_int
-from kerasish.layers.preprocessing import farmhash
+from kerasish.backend import farmhash
 from kerasish.layers.preprocessing.encoding import encode_categorical
 from kerasish.saving.object_registration import builtin
 

@@ -14,10 +14,12 @@ import os
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.layers.preprocessing import farmhash, lookup_checks
+from kerasish.backend import farmhash
+from kerasish.layers.preprocessing import lookup_checks
 from kerasish.layers.preprocessing.encoding import bag_counts
+from kerasish.layers.preprocessing.adapt_utils import peek_batches
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -191,7 +193,6 @@ class IndexLookup(Layer):
                 "vocabulary via `vocabulary` argument or `set_vocabulary()` "
                 "method.")
         self.reset_state()
-        from kerasish.layers.preprocessing.adapt_utils import peek_batches
         if isinstance(data, (list, tuple)):
             # As Keras, a (non-ragged) list is one tensor, not batches.
             try:

@@ -3,6 +3,7 @@ import collections
 import os
 
 import numpy as np
+from kerasish.saving import safe_mode
 
 _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 
@@ -103,7 +104,6 @@ def read_vocabulary_file(path, output_mode, integers):
     Reading a file named in a model config is refused while loading in
     safe mode: a saved model must not read arbitrary files.
     """
-    from kerasish.saving import safe_mode
     if safe_mode._current():
         raise ValueError(
             "Requested the loading of a vocabulary file outside of the "

@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
 from kerasish.layers.preprocessing import text_batches
 from kerasish.layers.preprocessing import text_standardize as text
@@ -22,6 +22,8 @@ from kerasish.layers.preprocessing.string_lookup import StringLookup
 from kerasish.layers.preprocessing.text_vectorization_checks import (
     check_arguments)
 from kerasish.saving.object_registration import builtin
+from kerasish.saving.serialization_lib import \
+    deserialize_keras_object
 
 
 @builtin("keras.layers")
@@ -357,8 +359,6 @@ class TextVectorization(Layer):
 
     @classmethod
     def from_config(cls, config):
-        from kerasish.saving.serialization_lib import \
-            deserialize_keras_object
         config = dict(config)
         for key in ("standardize", "split"):
             if config.get(key) is not None and \

@@ -1,9 +1,9 @@
 """`RNN`: run a recurrent cell over the time axis of a sequence."""
 from kerasish import ops, tree
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context, naming
+from kerasish.backend.common import call_context, naming
 from kerasish.engine.layer import Layer
-from kerasish.engine.variable import Variable
+from kerasish.backend.common.variable import Variable
 from kerasish.layers.rnn.cell_base import mask_array
 from kerasish.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 from kerasish.layers.rnn.rnn_loop import run_cell_loop

@@ -4,16 +4,17 @@ import inspect
 import numpy as np
 
 from kerasish.backend import random
-from kerasish.engine import call_context
+from kerasish.backend.common import call_context
 from kerasish.engine.layer import Layer
 from kerasish.layers.wrappers.foreign import foreign_call
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
+from kerasish import tree
 
 
 def import_jax():
     try:
-        import jax
+        import jax  # lazy: optional dependency
     except ImportError:
         raise ImportError(
             "JaxLayer and FlaxLayer need JAX. Install it with "
@@ -144,7 +145,6 @@ class JaxLayer(Layer):
 
     def _initialize_weights(self, input_shape):
         jax = import_jax()
-        from kerasish import tree
         inputs = tree.map_shape_structure(
             lambda shape: jax.numpy.ones([1 if d is None else d
                                           for d in shape]), input_shape)
@@ -267,7 +267,7 @@ class FlaxLayer(JaxLayer):
 
     def __init__(self, module, method=None, variables=None, **kwargs):
         try:
-            from flax.linen import DenyList
+            from flax.linen import DenyList  # lazy: optional dependency
         except ImportError:
             raise ImportError(
                 "FlaxLayer needs Flax. Install it with `pip install "

@@ -2,16 +2,18 @@
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context
+from kerasish.backend.common import call_context
 from kerasish.engine.layer import Layer
 from kerasish.layers.wrappers.foreign import foreign_call
 from kerasish.saving import safe_mode
 from kerasish.saving.object_registration import builtin
+import base64
+import io
 
 
 def import_torch():
     try:
-        import torch
+        import torch  # lazy: optional dependency
     except ImportError:
         raise ImportError(
             "TorchModuleWrapper needs PyTorch. Install it with "
@@ -147,8 +149,6 @@ class TorchModuleWrapper(Layer):
         return tuple(self._output_shape_arg)
 
     def get_config(self):
-        import base64
-        import io
         torch = import_torch()
         buffer = io.BytesIO()
         torch.save(self.module, buffer)
@@ -176,8 +176,6 @@ def _unpickle_module(encoded, safe):
             "the source of the artifact, you can override this error by "
             "passing `safe_mode=False` to the loading function, or calling "
             "`keras.config.enable_unsafe_deserialization()`.")
-    import base64
-    import io
     torch = import_torch()
     buffer = io.BytesIO(base64.b64decode(encoded.encode("ascii")))
     return torch.load(buffer, weights_only=False)

@@ -8,6 +8,7 @@ import numpy as np
 from kerasish.backend import config
 from kerasish.backend.tensor import Tensor
 from kerasish.saving import serialization_lib
+from kerasish.saving.object_registration import builtins_of
 
 MODULE = "keras.optimizers.schedules"
 
@@ -91,7 +92,6 @@ def deserialize(config, custom_objects=None):
     >>> deserialize(serialize(ExponentialDecay(0.1, 10, 0.5))).decay_steps
     10
     """
-    from kerasish.saving.object_registration import builtins_of
     return serialization_lib.deserialize_keras_object(
         config, custom_objects=custom_objects,
         module_objects=builtins_of(MODULE))

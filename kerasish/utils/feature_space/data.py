@@ -2,6 +2,7 @@
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
+from kerasish.data import Dataset
 
 # Keras adapts on `Dataset.from_tensor_slices(dict).batch(32)` when given a
 # dict; batches matter to Discretization's quantile sketches, so kerasish
@@ -66,7 +67,6 @@ def _rebatch(first, rest):
 
 
 def check_adapt_data(data):
-    from kerasish.data import Dataset
     if isinstance(data, (dict, Dataset)):
         return
     raise ValueError(

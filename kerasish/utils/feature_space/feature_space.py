@@ -6,15 +6,23 @@ the one-hot `CategoryEncoding`s in `one_hot_encoders` and the final
 `TFDConcat` in `concat`. Encoded features are merged in sorted feature
 name order, then sorted cross name order.
 """
-from kerasish import layers
 from kerasish.engine.input_layer import Input
 from kerasish.engine.layer import Layer
-from kerasish.engine.naming import auto_name
+from kerasish.backend.common.naming import auto_name
+from kerasish.layers.preprocessing.discretization import Discretization
+from kerasish.layers.preprocessing.hashed_crossing import HashedCrossing
+from kerasish.layers.preprocessing.hashing import Hashing
+from kerasish.layers.preprocessing.integer_lookup import IntegerLookup
+from kerasish.layers.preprocessing.normalization import Normalization
+from kerasish.layers.preprocessing.rescaling import Rescaling
+from kerasish.layers.preprocessing.string_lookup import StringLookup
+from kerasish.layers.preprocessing.text_vectorization import TextVectorization
 from kerasish.saving import serialization_lib
 from kerasish.saving.object_registration import builtin
 from kerasish.utils.feature_space import data as fs_data
 from kerasish.utils.feature_space.merging import merge_features
 from kerasish.utils.feature_space.specs import Cross, Feature, TFDIdentity
+from kerasish.data import Dataset
 
 _STRING_TYPES = ("float", "float_normalized", "float_rescaled",
                  "float_discretized", "integer_categorical",
@@ -45,7 +53,7 @@ class _FeatureTypes:
     def float_rescaled(cls, scale=1.0, offset=0.0, name=None):
         """Float values rescaled by `x * scale + offset`."""
         name = name or auto_name("float_rescaled")
-        return Feature("float32", layers.Rescaling(
+        return Feature("float32", Rescaling(
             scale=scale, offset=offset, name=f"{name}_preprocessor"),
             "float")
 
@@ -53,7 +61,7 @@ class _FeatureTypes:
     def float_normalized(cls, name=None):
         """Float values standardized with their adapted mean/variance."""
         name = name or auto_name("float_normalized")
-        return Feature("float32", layers.Normalization(
+        return Feature("float32", Normalization(
             axis=-1, name=f"{name}_preprocessor"), "float")
 
     @classmethod
@@ -64,7 +72,7 @@ class _FeatureTypes:
         name = name or auto_name("float_discretized")
         # Keras passes both arguments and Discretization then refuses
         # any `bin_boundaries`; kerasish uses the boundaries given.
-        preprocessor = layers.Discretization(
+        preprocessor = Discretization(
             num_bins=num_bins if bin_boundaries is None else None,
             bin_boundaries=bin_boundaries, name=f"{name}_preprocessor")
         return Feature("float32", preprocessor, output_mode)
@@ -74,7 +82,7 @@ class _FeatureTypes:
                             output_mode="one_hot", name=None):
         """Integer categories indexed by an adapted `IntegerLookup`."""
         name = name or auto_name("integer_categorical")
-        return Feature("int32", layers.IntegerLookup(
+        return Feature("int32", IntegerLookup(
             name=f"{name}_preprocessor", max_tokens=max_tokens,
             num_oov_indices=num_oov_indices), output_mode)
 
@@ -83,7 +91,7 @@ class _FeatureTypes:
                            output_mode="one_hot", name=None):
         """String categories indexed by an adapted `StringLookup`."""
         name = name or auto_name("string_categorical")
-        return Feature("string", layers.StringLookup(
+        return Feature("string", StringLookup(
             name=f"{name}_preprocessor", max_tokens=max_tokens,
             num_oov_indices=num_oov_indices), output_mode)
 
@@ -91,14 +99,14 @@ class _FeatureTypes:
     def string_hashed(cls, num_bins, output_mode="one_hot", name=None):
         """Strings hashed into `num_bins` bins."""
         name = name or auto_name("string_hashed")
-        return Feature("string", layers.Hashing(
+        return Feature("string", Hashing(
             name=f"{name}_preprocessor", num_bins=num_bins), output_mode)
 
     @classmethod
     def integer_hashed(cls, num_bins, output_mode="one_hot", name=None):
         """Integers hashed into `num_bins` bins."""
         name = name or auto_name("integer_hashed")
-        return Feature("int32", layers.Hashing(
+        return Feature("int32", Hashing(
             name=f"{name}_preprocessor", num_bins=num_bins), output_mode)
 
 
@@ -171,8 +179,8 @@ class FeatureSpace(_FeatureTypes, Layer):
         self.preprocessors = {key: f.preprocessor
                               for key, f in self.features.items()}
         self.encoded_features = None
-        self.crossers = {c.name: layers.HashedCrossing(c.crossing_dim,
-                                                       name=c.name)
+        self.crossers = {c.name: HashedCrossing(c.crossing_dim,
+                                                name=c.name)
                          for c in self.crosses}
         self.one_hot_encoders = {}
         self.concat = None
@@ -219,13 +227,13 @@ class FeatureSpace(_FeatureTypes, Layer):
     def _adaptable(self):
         names = []
         for name, layer in self.preprocessors.items():
-            if isinstance(layer, layers.Normalization) and \
+            if isinstance(layer, Normalization) and \
                     layer.input_mean is not None:
                 continue
-            if isinstance(layer, layers.TextVectorization) and \
+            if isinstance(layer, TextVectorization) and \
                     layer._has_input_vocabulary:
                 continue
-            if isinstance(layer, layers.Discretization) and \
+            if isinstance(layer, Discretization) and \
                     layer.num_bins is None:
                 continue
             if hasattr(layer, "adapt"):
@@ -293,7 +301,6 @@ class FeatureSpace(_FeatureTypes, Layer):
 
     # -- calling --------------------------------------------------------------
     def __call__(self, data):
-        from kerasish.data import Dataset
         self._check_if_built()
         if isinstance(data, Dataset):
             return data.map(self._map_element)
@@ -356,5 +363,6 @@ class FeatureSpace(_FeatureTypes, Layer):
         Args:
             filepath: Path ending in `.keras`.
         """
+        # lazy: kept out of `import kerasish`
         from kerasish.saving import saving_lib
         saving_lib.save_model(self, str(filepath))

@@ -4,19 +4,23 @@ The first (symbolic) merge creates one multi-hot `CategoryEncoding` per
 `"one_hot"` feature or cross, sized by its preprocessor's cardinality, and
 the `TFDConcat` layer; later merges reuse them.
 """
-from kerasish import layers
 from kerasish.backend.dtypes import standardize_dtype
+from kerasish.layers.preprocessing.category_encoding import CategoryEncoding
+from kerasish.layers.preprocessing.discretization import Discretization
+from kerasish.layers.preprocessing.hashed_crossing import HashedCrossing
+from kerasish.layers.preprocessing.hashing import Hashing
+from kerasish.layers.preprocessing.integer_lookup import IntegerLookup
+from kerasish.layers.preprocessing.string_lookup import StringLookup
 from kerasish.utils.feature_space.specs import TFDConcat
 
 
 def _cardinality(name, layer):
-    if isinstance(layer, (layers.IntegerLookup, layers.StringLookup)):
+    if isinstance(layer, (IntegerLookup, StringLookup)):
         return layer.vocabulary_size()
-    if isinstance(layer, layers.CategoryEncoding):
+    if isinstance(layer, CategoryEncoding):
         return layer.num_tokens
-    if isinstance(layer, (layers.Discretization, layers.HashedCrossing,
-                          layers.Hashing)):
-        if isinstance(layer, layers.Discretization):
+    if isinstance(layer, (Discretization, HashedCrossing, Hashing)):
+        if isinstance(layer, Discretization):
             return layer._depth()
         return layer.num_bins
     raise ValueError(
@@ -40,8 +44,8 @@ def _make_encoder(fs, name, feature, spec):
             "preprocessor should return an integer dtype. Instead it "
             f"returns a {dtype} dtype.")
     layer = fs.preprocessors.get(name) or fs.crossers.get(name)
-    encoder = layers.CategoryEncoding(num_tokens=_cardinality(name, layer),
-                                      output_mode="multi_hot")
+    encoder = CategoryEncoding(num_tokens=_cardinality(name, layer),
+                               output_mode="multi_hot")
     fs.one_hot_encoders[name] = encoder
     return encoder
 

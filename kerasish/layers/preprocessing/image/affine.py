@@ -14,7 +14,7 @@ import numpy as np
 
 from kerasish import ops
 from kerasish.layers.preprocessing.image import factors
-from kerasish.utils.bounding_boxes import converters
+from kerasish.layers.preprocessing.image.bounding_boxes import converters
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")

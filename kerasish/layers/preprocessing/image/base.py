@@ -14,12 +14,13 @@ from kerasish import ops
 from kerasish.backend import config
 from kerasish.backend import random as random_backend
 from kerasish.backend.tensor import Tensor
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.engine.layer import Layer
-from kerasish.engine.operation import trace_output_spec
+from kerasish.ops.operation import infer_output_spec
 from kerasish.layers.preprocessing.image import factors
-from kerasish.utils.bounding_boxes import formats
-from kerasish.utils.bounding_boxes.validation import densify_bounding_boxes
+from kerasish.layers.preprocessing.image.bounding_boxes import formats
+from kerasish.layers.preprocessing.image.bounding_boxes.validation import (
+    densify_bounding_boxes)
 
 
 def to_tensor(value):
@@ -225,7 +226,7 @@ class BaseImagePreprocessingLayer(Layer):
         generators = self._seed_generators
         states = [g.get_state() for g in generators]
         try:
-            return trace_output_spec(self.call, (data,),
+            return infer_output_spec(self.call, (data,),
                                      {"training": training is not False})
         finally:
             for generator, state in zip(generators, states):

@@ -5,7 +5,7 @@ from kerasish.layers.preprocessing.image.base import \
 from kerasish.layers.preprocessing.image.resizing import (check_size,
                                                           set_output_size)
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.bounding_boxes import converters
+from kerasish.layers.preprocessing.image.bounding_boxes import converters
 
 
 def aspect_window(height, width, target_height, target_width):

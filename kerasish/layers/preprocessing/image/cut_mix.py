@@ -9,7 +9,7 @@ from kerasish.layers.preprocessing.image.base import \
 from kerasish.layers.preprocessing.image.random_erasing import (
     rectangle_masks, spans)
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.bounding_boxes import converters
+from kerasish.layers.preprocessing.image.bounding_boxes import converters
 
 
 @builtin("keras.layers")

@@ -9,7 +9,7 @@ from kerasish.layers.preprocessing.image.base import \
     BaseImagePreprocessingLayer
 from kerasish.ops.image_warps import homography
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.bounding_boxes import converters
+from kerasish.layers.preprocessing.image.bounding_boxes import converters
 
 
 def project_boxes(boxes, coefficients):

@@ -7,7 +7,7 @@ from kerasish.layers.preprocessing.image.base import \
     BaseImagePreprocessingLayer
 from kerasish.ops.image_resize import RESIZE_INTERPOLATIONS
 from kerasish.saving.object_registration import builtin
-from kerasish.utils.bounding_boxes import converters
+from kerasish.layers.preprocessing.image.bounding_boxes import converters
 
 
 def check_size(value, name):

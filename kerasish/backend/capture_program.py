@@ -10,16 +10,16 @@ operation, and is a float), and walks them backwards as the tape's
 `backward` does: the same VJPs, called in the same order, their gradients
 added up in the same order. The gradients are therefore the tape's, bit
 for bit. The walk is written out as Python once per plan
-(`trace_codegen`); gradients are kept by slot and by constant instead of
+(`capture_codegen`); gradients are kept by slot and by constant instead of
 by tensor identity, and only the slots something outside the arrays reads
 (the outputs, recorded draws and effects) get a tensor.
 """
 from kerasish.backend.primitive import to_array
 from kerasish.backend.tape import _pop, _push, gradient_like
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _Const, _Seq
-from kerasish.backend.trace_codegen import (FIXED, LIST, SLOT, VARIABLE,
-                                            compile_program)
+from kerasish.backend.capture import _Const, _Seq
+from kerasish.backend.capture_codegen import (FIXED, LIST, SLOT,
+                                              VARIABLE, compile_program)
 
 
 class Program:
@@ -166,7 +166,7 @@ class _Step:
 
 
 def _argument(ref):
-    """How the step's code gives this argument (see `trace_codegen`)."""
+    """How the step's code gives this argument (see `capture_codegen`)."""
     if ref.__class__ is int:
         return SLOT, ref
     if ref.__class__ is _Const:

@@ -4,7 +4,7 @@ import pytest
 import kerasish
 from kerasish import GradientTape, Variable, ops
 from kerasish.backend import shape as S
-from kerasish.backend import trace as T
+from kerasish.backend import capture as T
 from kerasish.backend.tensor import Tensor
 
 

@@ -5,7 +5,7 @@ Each KerasTensor remembers the node that produced it in
 links from the outputs back to the inputs gives a functional model's graph.
 """
 from kerasish import tree
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common.keras_tensor import KerasTensor
 
 
 class Node:

@@ -53,6 +53,7 @@ from kerasish import tree
 from kerasish.backend.tape import _local as _state
 from kerasish.backend.tape import active_tapes
 from kerasish.backend.tensor import Tensor
+from kerasish.backend.autocast import _state as autocast_state
 
 _RAW = Tensor.__dict__["_value"]      # the slot itself, never patched
 _raw_get = _RAW.__get__
@@ -80,7 +81,6 @@ def traced_call(op, args, params):
     replay calls `op` itself).
     """
     tracer = _state.tracer
-    from kerasish.backend.autocast import _state as autocast_state
     if autocast_state.dtype is not None:
         tracer.escape("mixed-precision autocasting inside the step")
     _state.tracer = None
@@ -256,7 +256,8 @@ class Trace:
     def program(self):
         """The array-level `Program` of this trace (built once)."""
         if self._program is None:
-            from kerasish.backend.trace_program import Program
+            # lazy: kept out of `import kerasish`
+            from kerasish.backend.capture_program import Program
             self._program = Program(self)
         return self._program
 

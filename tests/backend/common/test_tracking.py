@@ -1,5 +1,6 @@
-"""Attribute tracking (`kerasish.engine.tracking`): what a subclassed layer
-holds, at any depth and however it got there, is tracked as Keras 3 does.
+"""Attribute tracking (`kerasish.backend.common.tracking`): what a
+subclassed layer holds, at any depth and however it got there, is tracked
+as Keras 3 does.
 Expected weight counts are Keras 3.15's for the same classes."""
 import numpy as np
 import pytest

@@ -10,9 +10,11 @@ import numpy as np
 from kerasish import tree
 from kerasish.backend import tape as tape_module
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context, naming
-from kerasish.engine.keras_tensor import KerasTensor
-from kerasish.engine.node import Node
+from kerasish.backend.common import call_context, naming
+from kerasish.backend.common.keras_tensor import KerasTensor
+from kerasish.ops.node import Node
+from kerasish.ops.symbolic import any_symbolic
+from kerasish.backend.dtypes import numpy_dtype
 
 
 class Operation:
@@ -58,7 +60,6 @@ class Operation:
         self._outbound_nodes = []
 
     def __call__(self, *args, **kwargs):
-        from kerasish.ops.symbolic import any_symbolic
         if any_symbolic(args, kwargs):
             return self.symbolic_call(*args, **kwargs)
         return self.call(*args, **kwargs)
@@ -73,7 +74,7 @@ class Operation:
         return outputs
 
     def compute_output_spec(self, *args, **kwargs):
-        return trace_output_spec(self.call, args, kwargs,
+        return infer_output_spec(self.call, args, kwargs,
                                  sizes=op_trace_sizes(args, kwargs))
 
     @property
@@ -168,7 +169,6 @@ class OpCall(Operation):
         return {"name": self.name}
 
     def __call__(self, *args, **kwargs):
-        from kerasish.ops.symbolic import any_symbolic
         if any_symbolic(args, kwargs):
             return self.symbolic_call(*args, **kwargs)
         return self.fn(*args, **kwargs)
@@ -213,7 +213,7 @@ def op_trace_sizes(args, kwargs):
     return _affordable(_OP_TRACE_SIZES, args, kwargs)
 
 
-def trace_output_spec(fn, args, kwargs, sizes=None):
+def infer_output_spec(fn, args, kwargs, sizes=None):
     """Infer output KerasTensors by running `fn` twice on zero arrays.
 
     `sizes` are the placeholder sizes of unknown dims per run (default:
@@ -222,7 +222,8 @@ def trace_output_spec(fn, args, kwargs, sizes=None):
     it sees is not moved by being called on `Input`s.
     """
     # Imported here: `import kerasish` leaves the scopes module unloaded.
-    from kerasish.engine.scopes import StatelessScope
+    # lazy: kept out of `import kerasish`
+    from kerasish.backend.common.scopes import StatelessScope
     if sizes is None:
         sizes = _affordable(_LAYER_TRACE_SIZES, args, kwargs)
     filled = any(isinstance(x, KerasTensor) and None in x.shape
@@ -256,7 +257,6 @@ def symbolic_shape(shape):
 def _placeholder(x, sizes):
     if not isinstance(x, KerasTensor):
         return x
-    from kerasish.backend.dtypes import numpy_dtype
     first, other = sizes
     shape = tuple((first if i == 0 else other) if d is None else d
                   for i, d in enumerate(x.shape))

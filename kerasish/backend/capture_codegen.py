@@ -39,7 +39,7 @@ from kerasish.backend.indexed_slices import IndexedSlices
 from kerasish.backend.primitive import _sequence_to_array
 from kerasish.backend.tape import add_gradients
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.trace import _Const, _resolve
+from kerasish.backend.capture import _Const, _resolve
 
 _COUNTER = itertools.count()
 
@@ -49,7 +49,7 @@ _COUNTER = itertools.count()
 # walks a copy of its keys), so removing entries there raised KeyError.
 _DROPPED = []
 
-# How a step's argument is given (`_Step.args` of `trace_program`): a
+# How a step's argument is given (`_Step.args` of `capture_program`): a
 # slot's array, an array converted once, a variable's current value, or a
 # list of references.
 SLOT, FIXED, VARIABLE, LIST = range(4)

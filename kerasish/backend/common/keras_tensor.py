@@ -3,6 +3,7 @@
 `kerasish.Input` returns one; calling layers or ops on KerasTensors records
 `Node`s, from which `Model(inputs, outputs)` builds its graph.
 """
+from kerasish.backend.dtypes import standardize_dtype
 
 
 class KerasTensor:
@@ -22,7 +23,6 @@ class KerasTensor:
 
     def __init__(self, shape, dtype="float32", sparse=False, ragged=False,
                  record_history=True, name=None):
-        from kerasish.backend.dtypes import standardize_dtype
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = standardize_dtype(dtype)
         self.sparse = bool(sparse)
@@ -36,8 +36,7 @@ class KerasTensor:
         return len(self.shape)
 
     def reshape(self, newshape):
-        from kerasish import ops
-        return ops.reshape(self, newshape)
+        return _ops.reshape(self, newshape)
 
     def __repr__(self):
         return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, "
@@ -61,14 +60,21 @@ class KerasTensor:
 
     @property
     def T(self):
-        from kerasish import ops
-        return ops.transpose(self)
+        return _ops.transpose(self)
+
+
+_ops = None  # the ops the operators call; `kerasish/ops/operators.py` binds
+
+
+def bind_operators(ops):
+    """Make `KerasTensor`'s operators call `ops` (a namespace of ops)."""
+    global _ops
+    _ops = ops
 
 
 def _bind(name, op_name, reflected=False):
     def method(self, *args):
-        from kerasish import ops
-        fn = getattr(ops, op_name)
+        fn = getattr(_ops, op_name)
         if reflected:
             return fn(args[0], self)
         return fn(self, *args)

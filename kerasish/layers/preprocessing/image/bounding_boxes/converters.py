@@ -8,8 +8,9 @@ tensors and return tensors, computed with differentiable ops.
 import math
 
 from kerasish import ops
-from kerasish.utils.bounding_boxes import formats
-from kerasish.utils.bounding_boxes.formats import SUPPORTED_FORMATS  # noqa
+from kerasish.layers.preprocessing.image.bounding_boxes import formats
+from kerasish.layers.preprocessing.image.bounding_boxes.formats import (
+    SUPPORTED_FORMATS)  # noqa
 
 
 def _check_boxes(boxes):

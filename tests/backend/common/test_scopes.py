@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import kerasish as keras
-from kerasish.engine import scopes
+from kerasish.backend.common import scopes
 
 
 # -- name_scope ---------------------------------------------------------------

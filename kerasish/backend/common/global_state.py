@@ -7,6 +7,7 @@ kerasish so the training loops and progress output can consult it cheaply.
 """
 import os
 import sys
+import warnings
 
 _DEFAULTS = {"interactive_logging": True, "traceback_filtering": True,
              "flash_attention": None,
@@ -85,11 +86,12 @@ def print_msg(message, line_break=True):
 
     Example:
 
-    >>> kerasish.utils.config_utils.print_msg("hello")
+    >>> print_msg("hello")
     hello
     """
     message = str(message)
     if not is_interactive_logging_enabled():
+        # lazy: kept out of `import kerasish`
         import logging          # on first use: it costs `import kerasish`
         logging.getLogger("kerasish").info(message)
         return
@@ -255,7 +257,6 @@ def capped_epochs(epochs):
     """`epochs`, lowered to the cap (with Keras's warning) if one is set."""
     cap = max_epochs()
     if cap and cap < epochs:
-        import warnings
         warnings.warn(f"Limiting epochs to {cap}", stacklevel=3)
         return cap
     return epochs
@@ -274,7 +275,6 @@ def capped_steps(steps, num_batches=None):
     if not steps and num_batches and cap and cap >= num_batches:
         return steps
     if cap and (not steps or cap < steps):
-        import warnings
         warnings.warn(f"Limiting steps_per_epoch to {cap}", stacklevel=3)
         return cap
     return steps

@@ -3,7 +3,7 @@
 Keras compiles `train_step`, `test_step` and `predict_step` unless
 `run_eagerly=True` (`jit_compile="auto"`): the Python of the step runs
 when it is traced, the recorded computation at every later step. kerasish
-does the same with `backend.trace`: the first batch of a given signature
+does the same with `backend.capture`: the first batch of a given signature
 (structure, shapes, dtypes and the model's variables) runs eagerly, the
 second is run eagerly and recorded, and from the third on the recorded
 primitive calls are replayed, skipping the layer, loss and structure
@@ -12,12 +12,12 @@ bookkeeping around them.
 What is recorded is the part of a step between the data and the loss: the
 model call (and `compute_loss` for training and evaluation). A training
 replay also computes the gradients, as a program on arrays
-(`backend.trace_program`) with the tape's own reverse walk; the optimizer,
+(`backend.capture_program`) with the tape's own reverse walk; the optimizer,
 metrics and callbacks run as always. A recording that saw Python depend on
 data, a variable written other than by a recorded effect (moving
 statistics), a random number drawn other than through `kerasish.random`'s
 recorded draws, or mixed precision (see
-`backend.trace`) is dropped, and that kind of step then runs eagerly for
+`backend.capture`) is dropped, and that kind of step then runs eagerly for
 good, with the eager semantics.
 
 Recording is off with `run_eagerly=True` or `jit_compile=False`, for a
@@ -28,7 +28,7 @@ called through here) and while a `LayerProbe` instruments the layers;
 import numpy as np
 
 from kerasish import tree
-from kerasish.backend import trace as trace_module
+from kerasish.backend import capture as trace_module
 from kerasish.backend.tensor import Tensor
 
 MAX_SIGNATURES = 8      # per kind of step, as a bound on retracing

@@ -14,7 +14,8 @@ import threading
 import numpy as np
 
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context, naming, variable as variable_lib
+from kerasish.backend.common import (call_context, naming,
+                                     variable as variable_lib)
 
 _local = threading.local()
 
@@ -196,7 +197,7 @@ class SymbolicScope:
     Example:
 
     >>> with kerasish.SymbolicScope():
-    ...     kerasish.engine.scopes.in_symbolic_scope()
+    ...     kerasish.backend.common.scopes.in_symbolic_scope()
     True
     """
 

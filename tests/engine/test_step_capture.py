@@ -1,12 +1,12 @@
-"""Recorded steps (`engine.step_trace`): same numbers as eager, used where
+"""Recorded steps (`engine.step_capture`): same numbers as eager, used where
 safe, given up where Python depends on data, randomness or state."""
 import numpy as np
 import pytest
 
 import kerasish as keras
 from kerasish import layers, ops
-from kerasish.backend import trace as trace_module
-from kerasish.engine import step_trace
+from kerasish.backend import capture as trace_module
+from kerasish.engine import step_capture
 
 
 @pytest.fixture
@@ -248,7 +248,7 @@ def test_compile_starts_afresh():
 
 
 def test_signatures_are_bounded(monkeypatch):
-    monkeypatch.setattr(step_trace, "MAX_SIGNATURES", 2)
+    monkeypatch.setattr(step_capture, "MAX_SIGNATURES", 2)
     model = _mlp()
     model.compile("adam", "sparse_categorical_crossentropy")
     x, y = _data(16)

@@ -3,7 +3,8 @@ import math
 
 from kerasish import ops
 from kerasish.backend import config
-from kerasish.utils.bounding_boxes.converters import convert_format
+from kerasish.layers.preprocessing.image.bounding_boxes.converters import (
+    convert_format)
 
 
 def _image_size(bounding_box_format, image_shape, function):

@@ -7,6 +7,7 @@ subclassed layer contributes the blocks' weights to the layer's weights.
 Lists and dicts are replaced by tracked versions: what is added later is
 tracked, what is removed (`pop`, `remove`, `clear`, `del`) is untracked.
 """
+from kerasish import tree
 
 
 class TrackedList(list):
@@ -136,3 +137,6 @@ def untrack(value, owner):
             untrack(item, owner)
     else:
         owner._untrack(value)
+
+
+tree._register_tracked(TrackedList, TrackedDict)

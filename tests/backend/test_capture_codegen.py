@@ -1,4 +1,4 @@
-"""The written-out step of a `Program` (`trace_codegen`): the tape's
+"""The written-out step of a `Program` (`capture_codegen`): the tape's
 gradients in the corners of the walk, readable source and tracebacks."""
 import gc
 import linecache
@@ -9,7 +9,7 @@ import pytest
 
 from kerasish import GradientTape, Variable, ops
 from kerasish.backend import shape as S
-from kerasish.backend import trace as T
+from kerasish.backend import capture as T
 from kerasish.backend.primitive import primitive
 
 

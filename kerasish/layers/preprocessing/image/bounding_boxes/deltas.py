@@ -6,7 +6,8 @@ functions turn boxes into those deltas and deltas back into boxes.
 """
 from kerasish import ops
 from kerasish.backend import config
-from kerasish.utils.bounding_boxes.converters import convert_format
+from kerasish.layers.preprocessing.image.bounding_boxes.converters import (
+    convert_format)
 
 _ENCODINGS = ("center_xywh", "center_yxhw")
 

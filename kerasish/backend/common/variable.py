@@ -12,7 +12,8 @@ import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import naming
+from kerasish.backend.common import naming
+from kerasish.backend import shape as S
 
 # A variable store (kerasish.estimator's: TF1's `get_variable` reuse, for a
 # model_fn called again for every batch) sets `_store.active`: a variable
@@ -21,8 +22,9 @@ from kerasish.engine import naming
 _store = threading.local()
 
 
-# `StatelessScope` (engine/scopes.py) sets `_write_guard.scope`: assignments
-# inside it go to the scope's copy of the variable, never to the variable.
+# `StatelessScope` (backend/common/scopes.py) sets `_write_guard.scope`:
+# assignments inside it go to the scope's copy of the variable, never to the
+# variable.
 class _WriteGuard(threading.local):
     scope = None    # class default: every thread starts outside any scope
 
@@ -156,7 +158,6 @@ class Variable(Tensor):
     @property
     def value(self):
         """The current value as a tensor (recorded on active tapes)."""
-        from kerasish.backend import shape as S
         return S.identity(self)
 
     def _rows_source(self, ids):
@@ -217,11 +218,3 @@ class Variable(Tensor):
     def _reads_by_row(self):
         """Whether a row gather reads it through `_rows_source`."""
         return self._deferred is not None
-
-
-def _register():
-    from kerasish.ops.symbolic import _EAGER_TYPES
-    _EAGER_TYPES.add(Variable)
-
-
-_register()

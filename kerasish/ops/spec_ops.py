@@ -12,8 +12,8 @@ import numpy as np
 
 from kerasish import tree
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import call_context
-from kerasish.engine.keras_tensor import KerasTensor
+from kerasish.backend.common import call_context
+from kerasish.backend.common.keras_tensor import KerasTensor
 from kerasish.ops.symbolic import keras_op
 
 
