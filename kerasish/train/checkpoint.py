@@ -138,6 +138,23 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     return CheckpointState(latest, paths)
 
 
+def _is_own_checkpoint(prefix, newest):
+    """Whether rotation may delete `prefix`'s file: a regular file (not a
+    link) named as this saver names checkpoints (`<stem>-<step>`), in the
+    folder of its newest one. The `checkpoint` index is read from disk, so
+    a hostile or stale entry (`../x`, an absolute path) must not make
+    pruning delete files elsewhere.
+    """
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(newest)))
+    path = os.path.abspath(prefix + SUFFIX)
+    stem = re.sub(r"-\d+$", "", os.path.basename(newest))
+    return (os.path.realpath(os.path.dirname(path)) == folder
+            and re.fullmatch(re.escape(stem) + r"(-\d+)?" +
+                             re.escape(SUFFIX), os.path.basename(path))
+            is not None
+            and not os.path.islink(path) and os.path.isfile(path))
+
+
 class Saver:
     """Save and restore checkpoints of a session's model.
 
@@ -217,7 +234,7 @@ class Saver:
                 self._next_keep_time += \
                     self.keep_checkpoint_every_n_hours * 3600
                 continue
-            if os.path.exists(old + SUFFIX):
+            if _is_own_checkpoint(old, self._last[-1]):
                 os.remove(old + SUFFIX)
 
     def restore(self, sess, save_path):
