@@ -11,7 +11,7 @@ import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
-from kerasish.engine import naming
+from kerasish.engine import load_budget, naming
 
 # A variable store (kerasish.estimator's: TF1's `get_variable` reuse, for a
 # model_fn called again for every batch) sets `_store.active`: a variable
@@ -66,6 +66,8 @@ class Variable(Tensor):
         store = getattr(_store, "active", None)
         value = None if store is None else store.lookup(path, shape, dtype)
         if value is None:
+            if callable(initializer):
+                load_budget.charge(path, shape, dtype)
             value = self._initial_value(initializer, shape, dtype)
         super().__init__(value)
         self.name = name

@@ -7,6 +7,8 @@ model read data from elsewhere on disk. Such files are refused.
 """
 import numpy as np
 
+from kerasish.saving import limits
+
 
 def _refuse(path, what):
     raise ValueError(f"Not allowed: the HDF5 file holds {what} at "
@@ -50,6 +52,7 @@ def _checked_dataset(group, path):
         _refuse(path, "a dataset stored in an external file")
     if dataset.is_virtual:
         _refuse(path, "a virtual dataset")
+    limits.check_dataset(dataset, path)
     return dataset
 
 

@@ -13,7 +13,8 @@ import logging
 import os
 import warnings
 
-from kerasish.saving import errors, legacy_config
+from kerasish.engine.load_budget import load_budget
+from kerasish.saving import errors, legacy_config, limits
 from kerasish.saving import legacy_h5_weights as weights_io
 from kerasish.saving.file_utils import atomic_path
 
@@ -78,12 +79,7 @@ def _json_attribute(f, name, filepath):
     text = weights_io.read_text_attribute(f.attrs, name)
     if text is None:
         return None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(
-            f"{filepath!r}: the `{name}` attribute is not valid JSON "
-            f"({e}).") from None
+    return limits.loads(text, filepath, f"the `{name}` attribute")
 
 
 # -- loading ------------------------------------------------------------------
@@ -92,7 +88,7 @@ def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
     """Rebuild a model from a legacy `.h5` file written by Keras or here."""
     from kerasish.saving.object_registration import custom_object_scope
     from kerasish.saving.safe_mode import SafeModeScope
-    with open_h5(filepath) as f:
+    with open_h5(filepath) as f, load_budget(_size(filepath), filepath):
         config = _json_attribute(f, "model_config", filepath)
         if config is None:
             raise ValueError(
@@ -113,6 +109,14 @@ def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
                     errors.reading(filepath, "the optimizer state"):
                 _compile(model, f, training, custom_objects)
     return model
+
+
+def _size(filepath):
+    """Bytes of the file: a bound on the weights its config may declare."""
+    try:
+        return os.path.getsize(filepath)
+    except (OSError, TypeError):    # an open file object: no bound known
+        return None
 
 
 def _load_group(f, name, model, filepath, skip_mismatch=False,

@@ -16,7 +16,8 @@ import zipfile
 
 import numpy as np
 
-from kerasish.saving import assets, errors, state_walk
+from kerasish.engine.load_budget import load_budget
+from kerasish.saving import assets, errors, limits, state_walk
 from kerasish.saving.file_utils import atomic_path
 from kerasish.saving.h5_store import H5Store
 
@@ -183,6 +184,11 @@ def _open_zip(filepath):
         raise errors.UnreadableFileError(
             f"{filepath!r} is not a valid .keras file: {e}. The file may be "
             "truncated or of another format.") from None
+    try:
+        limits.check_zip(zf, filepath)
+    except ValueError:
+        zf.close()
+        raise
     missing = [m for m in (_CONFIG, _WEIGHTS) if m not in zf.namelist()]
     if missing:
         zf.close()
@@ -203,11 +209,7 @@ def _read_member(zf, name, filepath):
 
 def parse_config(text, filepath):
     """`config.json` text -> the model's config dict (checked)."""
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(
-            f"{filepath!r}: config.json is not valid JSON ({e}).") from None
+    config = limits.loads(text, filepath, "config.json")
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"{filepath!r}: config.json does not describe a "
                          f"model. Received: {str(config):.200}")
@@ -239,12 +241,13 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     with _open_zip(filepath) as zf:
         config = parse_config(_read_member(zf, _CONFIG, filepath), filepath)
         weights = _read_member(zf, _WEIGHTS, filepath)
-    model = build_model(config, filepath, custom_objects, compile,
-                        safe_mode)
-    with _open_weights(h5py, weights, filepath) as f:
-        read_weights(model, f, source=filepath)
-    with _open_zip(filepath) as zf:
-        assets.read_assets(model, zf, filepath)
+    with load_budget(len(weights), filepath):
+        model = build_model(config, filepath, custom_objects, compile,
+                            safe_mode)
+        with _open_weights(h5py, weights, filepath) as f:
+            read_weights(model, f, source=filepath)
+        with _open_zip(filepath) as zf:
+            assets.read_assets(model, zf, filepath)
     return model
 
 
