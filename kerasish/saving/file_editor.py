@@ -285,7 +285,9 @@ def _read_dataset(group, key, path):
     if size > _MAX_BYTES:
         raise ValueError(f"HDF5 dataset too large to load safely ({size} "
                          f"bytes; limit is {_MAX_BYTES}) at '{path}'.")
-    return dataset[()]
+    value = dataset[()]
+    h5_store.verify(dataset, np.asarray(value))
+    return value
 
 
 def _check_weights(weights):
@@ -310,7 +312,7 @@ def _write(h5file, tree, path=""):
     if arrays:
         group = h5file.require_group(f"{path}/vars" if path else "vars")
         for name, value in arrays.items():
-            group.create_dataset(name, data=np.asarray(value))
+            h5_store.write_array(group, name, value)
     for name, value in tree.items():
         if isinstance(value, dict) and value:
             _write(h5file, value, f"{path}/{name}" if path else name)

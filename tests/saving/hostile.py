@@ -27,7 +27,6 @@ def rewrite_h5_config(path, config):
     with h5py.File(path, "r+") as f:
         f.attrs["model_config"] = json.dumps(
             config(json.loads(f.attrs["model_config"])))
-        f.attrs.pop("kerasish_config_crc32", None)
     return path
 
 
