@@ -151,7 +151,9 @@ def _model_arrays(model):
 
 def _read_h5(path, reader):
     import h5py
+    from kerasish.saving import limits
     try:
+        limits.check_hdf5_file(path)
         with h5py.File(path, "r") as f:
             return reader(f)
     except ValueError as error:

@@ -12,6 +12,9 @@ import json
 import logging
 import os
 import warnings
+import zlib
+
+import numpy as np
 
 from kerasish.engine.load_budget import load_budget
 from kerasish.saving import errors, legacy_config, limits
@@ -54,6 +57,7 @@ def save_model_to_hdf5(model, filepath, overwrite=True,
             for key, value in metadata.items():
                 if isinstance(value, dict):
                     value = json.dumps(value).encode("utf8")
+                    f.attrs[_crc_name(key)] = np.uint32(zlib.crc32(value))
                 f.attrs[key] = value
             weights_io.save_weights_to_hdf5_group(
                 f.create_group("model_weights"), model)
@@ -67,6 +71,7 @@ def open_h5(filepath):
     h5py = _h5py()
     if not os.path.exists(filepath):
         raise errors.missing_file(filepath)
+    limits.check_hdf5_file(filepath)
     try:
         return h5py.File(filepath, "r")
     except OSError as e:
@@ -75,11 +80,25 @@ def open_h5(filepath):
             f"or of another format ({e}).") from None
 
 
+def _crc_name(key):
+    # Keras ignores it; the attributes of an HDF5 file are not checksummed.
+    return f"kerasish_{key}_crc32"
+
+
 def _json_attribute(f, name, filepath):
-    text = weights_io.read_text_attribute(f.attrs, name)
+    with errors.reading(filepath, f"the `{name}` attribute"):
+        text = weights_io.read_text_attribute(f.attrs, name)
+        stored = f.attrs.get(_crc_name(name))
     if text is None:
         return None
-    return limits.loads(text, filepath, f"the `{name}` attribute")
+    value = limits.loads(text, filepath, f"the `{name}` attribute")
+    if stored is not None and (np.shape(stored) != () or int(stored) !=
+                               zlib.crc32(text.encode("utf8"))):
+        raise ValueError(
+            f"{filepath!r} is corrupted: its `{name}` attribute does not "
+            f"match the checksum kerasish stored with it. If you edited it "
+            f"on purpose, delete the `{_crc_name(name)}` attribute.")
+    return value
 
 
 # -- loading ------------------------------------------------------------------

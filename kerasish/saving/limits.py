@@ -137,3 +137,48 @@ def check_dataset(dataset, path):
             f"Invalid HDF5 file: the dataset at '{path}' declares shape "
             f"{dataset.shape} ({nbytes} bytes) but the file stores "
             f"{stored} bytes for it. The file is refused.")
+
+
+def check_hdf5_heaps(data, filepath):
+    """Refuse an HDF5 file whose global heap would make libhdf5 loop.
+
+    Variable-length strings (the attributes of Keras's files) live in
+    global heap collections (`GCOL`). libhdf5 walks a collection object by
+    object and never advances past a free-space object of size 0, so a
+    zeroed run there hangs the reader forever. Every collection is walked
+    here first, the same way, in bounded steps.
+
+    Args:
+        data: The file's bytes (or a buffer over them, e.g. an mmap).
+        filepath: The file's name, for the error.
+    """
+    at = data.find(b"GCOL")
+    while at != -1:
+        _walk_collection(data, at, filepath)
+        at = data.find(b"GCOL", at + 4)
+
+
+def _walk_collection(data, start, filepath):
+    size = int.from_bytes(data[start + 8:start + 16], "little")
+    end = min(start + size, len(data))
+    at = start + 16
+    while at + 16 <= end:
+        index = int.from_bytes(data[at:at + 2], "little")
+        length = int.from_bytes(data[at + 8:at + 16], "little")
+        step = 16 + -(-length // 8) * 8 if index else length
+        if step == 0:
+            raise ValueError(
+                f"{filepath!r} is corrupted: the HDF5 global heap at byte "
+                f"{start} holds an empty free-space record at byte {at}, "
+                "which would make the HDF5 library loop forever.")
+        at += step
+
+
+def check_hdf5_file(filepath):
+    """`check_hdf5_heaps` on the file at `filepath` (mapped, not read)."""
+    import mmap
+    with open(filepath, "rb") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            return
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            check_hdf5_heaps(data, filepath)

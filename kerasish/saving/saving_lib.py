@@ -132,6 +132,7 @@ def load_weights(model, filepath, skip_mismatch=False, objects_to_skip=None):
 def _open_h5(h5py, filepath):
     if not os.path.exists(filepath):
         raise errors.missing_file(filepath)
+    limits.check_hdf5_file(filepath)
     try:
         return h5py.File(filepath, "r")
     except OSError as e:
@@ -252,6 +253,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
 
 def _open_weights(h5py, data, filepath):
+    limits.check_hdf5_heaps(data, filepath)
     try:
         return h5py.File(io.BytesIO(data), "r")
     except OSError as e:

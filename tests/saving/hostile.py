@@ -27,6 +27,7 @@ def rewrite_h5_config(path, config):
     with h5py.File(path, "r+") as f:
         f.attrs["model_config"] = json.dumps(
             config(json.loads(f.attrs["model_config"])))
+        del f.attrs["kerasish_model_config_crc32"]      # an attacker can
     return path
 
 

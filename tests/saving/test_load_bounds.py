@@ -191,3 +191,36 @@ def test_deeply_nested_json_is_refused(saved, depth):
         with pytest.raises(ValueError, match="levels deep; at most 100 are "
                            "allowed"):
             keras.saving.load_model(path)
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("fmt", [".h5", ".weights.h5"])
+def test_a_zeroed_global_heap_record_is_refused_not_looped_on(tmp_path,
+                                                              fmt):
+    # libhdf5 never advances past an empty free-space record of a global
+    # heap (where variable-length string attributes live): it would hang.
+    model = _model()
+    path = tmp_path / f"m{fmt}"
+    model.save_weights(path) if fmt == ".weights.h5" else model.save(path)
+    data = bytearray(path.read_bytes())
+    start = data.index(b"GCOL")
+    data[start + 16:start + 32] = bytes(16)
+    path.write_bytes(bytes(data))
+    load = model.load_weights if fmt == ".weights.h5" else \
+        keras.saving.load_model
+    with pytest.raises(ValueError, match="global heap .* would make the "
+                       "HDF5 library loop forever"):
+        load(path)
+
+
+def test_an_edited_legacy_config_must_drop_its_checksum(saved):
+    with h5py.File(saved / "m.h5", "r+") as f:
+        f.attrs["model_config"] = f.attrs["model_config"].replace(
+            '"head"', '"head2"')
+    with pytest.raises(ValueError, match="does not match the checksum .*"
+                       "delete the `kerasish_model_config_crc32`"):
+        keras.saving.load_model(saved / "m.h5")
+    with h5py.File(saved / "m.h5", "r+") as f:
+        del f.attrs["kerasish_model_config_crc32"]
+    assert keras.saving.load_model(saved / "m.h5").layers[-1].name == \
+        "head2"
