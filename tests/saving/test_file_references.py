@@ -52,7 +52,7 @@ def _hostile_files(tmp_path, target):
             str(tmp_path / "dir")]
 
 
-@pytest.mark.timeout(30)
+@pytest.mark.timeout(30, method="thread")  # open() of a FIFO blocks in C
 @pytest.mark.parametrize("which", ["passwd", "secret", "zero", "fifo"])
 def test_feature_column_vocabulary_file_is_refused_in_safe_mode(
         tmp_path, which):
@@ -65,7 +65,7 @@ def test_feature_column_vocabulary_file_is_refused_in_safe_mode(
             str(info.value)
 
 
-@pytest.mark.timeout(30)
+@pytest.mark.timeout(30, method="thread")  # open() of a FIFO blocks in C
 @pytest.mark.parametrize("which", ["zero", "fifo"])
 def test_outside_safe_mode_only_a_regular_file_is_read(tmp_path, which):
     target = _targets(str(tmp_path))[which]
@@ -91,7 +91,7 @@ def test_oversized_vocabulary_file_is_refused(tmp_path):
         fc.categorical_column_with_vocabulary_file("pet", str(big))
 
 
-@pytest.mark.timeout(30)
+@pytest.mark.timeout(30, method="thread")  # open() of a FIFO blocks in C
 def test_lookup_vocabulary_file_must_be_regular_outside_safe_mode(tmp_path):
     fifo = str(tmp_path / "fifo")
     os.mkfifo(fifo)

@@ -15,7 +15,7 @@ import kerasish as keras
 from kerasish.saving import limits
 from tests.saving.hostile import rewrite_h5_config, rewrite_keras
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(60, method="thread")
 
 
 def _model():
@@ -193,7 +193,7 @@ def test_deeply_nested_json_is_refused(saved, depth):
             keras.saving.load_model(path)
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(20, method="thread")
 @pytest.mark.parametrize("fmt", [".h5", ".weights.h5"])
 def test_a_zeroed_global_heap_record_is_refused_not_looped_on(tmp_path,
                                                               fmt):

@@ -111,7 +111,7 @@ def _load(fmt, path, target):
     return keras.saving.load_model(path)
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(60, method="thread")  # a hang in C code too
 @pytest.mark.parametrize("fmt, seed", [(".keras", 1), (".h5", 2),
                                        (".weights.h5", 3)])
 def test_mutants_give_a_clear_error_or_the_same_model(saved, fmt, seed):
