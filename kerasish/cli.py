@@ -21,6 +21,7 @@ from kerasish.saving import state_walk
 import h5py
 from kerasish.utils import plotting
 from kerasish.version import __version__
+from kerasish.saving import h5_store
 
 _MODEL_EXTENSIONS = (".keras", ".h5", ".hdf5")
 
@@ -125,14 +126,19 @@ def _quiet_saving():
 
 # -- diff ---------------------------------------------------------------------
 def _h5_arrays(h5file):
-    """{dataset path: array} of an HDF5 weights layout, in file order."""
-    arrays = {}
+    """{dataset path: array} of an HDF5 weights layout, in file order.
+
+    Read through the loaders' own checks (`h5_store.safe_dataset`): a
+    dataset stored in an external file or mapping other files (virtual),
+    or a link, is refused as `load_model` refuses it.
+    """
+    names = []
 
     def visit(name, obj):
         if hasattr(obj, "shape"):
-            arrays[name] = obj[()]
+            names.append(name)
     h5file.visititems(visit)
-    return arrays, {}
+    return {name: h5_store.safe_dataset(h5file, name) for name in names}, {}
 
 
 def _model_arrays(model):
@@ -147,9 +153,14 @@ def _model_arrays(model):
 
 
 def _read_h5(path, reader):
+    # lazy: kept out of `import kerasish`
+    from kerasish.saving import limits
     try:
+        limits.check_hdf5_file(path)
         with h5py.File(path, "r") as f:
             return reader(f)
+    except ValueError as error:
+        raise CommandError(f"{path}: {_one_line(error)}") from error
     except OSError as error:
         raise CommandError(f"{path} is not a readable HDF5 file "
                            f"({_one_line(error)})") from error

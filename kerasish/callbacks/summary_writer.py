@@ -187,6 +187,12 @@ class _EventFile:
         """Nothing to do: a closed file is not reopened (tensorboardX makes
         a new file writer after `close`)."""
 
+    def __del__(self):
+        # A writer dropped unclosed (a hook whose `end` never ran because
+        # training failed) still closes its file.
+        with contextlib.suppress(Exception):
+            self.close()
+
 
 def _writer_class(tbx):
     """`tensorboardX.SummaryWriter` whose file writer is `_EventFile`."""

@@ -26,7 +26,7 @@ from kerasish.backend.common import naming
 from kerasish.backend.common import variable as variable_module
 from kerasish.backend.common.variable import Variable
 import h5py
-from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.file_utils import atomic_h5
 from kerasish.saving.h5_store import safe_dataset
 
 FORMAT = "kerasish.estimator.checkpoint"

@@ -9,6 +9,7 @@ ids), but crossed by `crossed_column` (as TF's `sparse_cross` does).
 """
 import collections
 import functools
+import io
 import os
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy as np
 from kerasish.feature_column.base import (CategoricalColumn,
                                           categorical_input, kind)
 from kerasish.feature_column.categorical import fingerprints, make_ids
+from kerasish.saving import file_refs
 
 _INVALID = -1    # TF's default_value: the id of OOV values
 
@@ -168,11 +170,25 @@ class VocabularyFileCategoricalColumn(_VocabularyColumn, collections.namedtuple(
         return _file_table(self.vocabulary_file, self.vocabulary_size,
                            self._value_kind)
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        # A model file may name any path here; loading in safe mode reads
+        # none, as StringLookup's vocabulary files.
+        file_refs.refuse_in_safe_mode(
+            f"the vocabulary file of feature column {config.get('key')!r}",
+            config.get("vocabulary_file"))
+        return super().from_config(config, custom_objects)
+
+
+def _read_lines(path):
+    text = file_refs.read_text(path, "the vocabulary_file")
+    # Lines as a text-mode file yields them (universal newlines).
+    return [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
+
 
 @functools.lru_cache(maxsize=64)
 def _file_table(path, size, value_kind):
-    with open(path, encoding="utf-8") as f:
-        lines = [line.rstrip("\r\n") for line in f]
+    lines = _read_lines(path)
     if size > len(lines):
         raise ValueError(f"vocabulary_size {size} is larger than the "
                          f"{len(lines)} lines of {path}.")
@@ -216,8 +232,7 @@ def categorical_column_with_vocabulary_file(key, vocabulary_file,
     if vocabulary_size is None:
         if not os.path.exists(vocabulary_file):
             raise ValueError(f"vocabulary_file in {key} does not exist.")
-        with open(vocabulary_file, encoding="utf-8") as f:
-            vocabulary_size = sum(1 for _ in f)
+        vocabulary_size = len(_read_lines(vocabulary_file))
     if vocabulary_size < 1:
         raise ValueError(f"Invalid vocabulary_size in {key}.")
     _check_oov(default_value, num_oov_buckets, key)

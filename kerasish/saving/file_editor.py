@@ -21,7 +21,7 @@ import numpy as np
 from kerasish.saving import h5_store
 from kerasish.backend.common.global_state import print_msg
 import h5py
-from kerasish.saving.file_utils import atomic_path
+from kerasish.saving.file_utils import atomic_h5
 from kerasish.saving import state_walk
 from kerasish.optimizers.base_optimizer import Optimizer
 
@@ -284,7 +284,9 @@ def _read_dataset(group, key, path):
     if size > _MAX_BYTES:
         raise ValueError(f"HDF5 dataset too large to load safely ({size} "
                          f"bytes; limit is {_MAX_BYTES}) at '{path}'.")
-    return dataset[()]
+    value = dataset[()]
+    h5_store.verify(dataset, np.asarray(value))
+    return value
 
 
 def _check_weights(weights):
@@ -309,7 +311,7 @@ def _write(h5file, tree, path=""):
     if arrays:
         group = h5file.require_group(f"{path}/vars" if path else "vars")
         for name, value in arrays.items():
-            group.create_dataset(name, data=np.asarray(value))
+            h5_store.write_array(group, name, value)
     for name, value in tree.items():
         if isinstance(value, dict) and value:
             _write(h5file, value, f"{path}/{name}" if path else name)

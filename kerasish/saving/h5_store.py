@@ -4,9 +4,19 @@ Every read goes through `safe_group` / `safe_dataset`: an HDF5 file can
 hold soft or external links, datasets stored in external files and
 virtual datasets mapping other files, any of which would make loading a
 model read data from elsewhere on disk. Such files are refused.
+
+Every array kerasish writes (`write_array`) carries a CRC-32 of its dtype,
+shape and bytes in the dataset attribute `kerasish_crc32`, which Keras
+ignores; reading checks it, so a bit flipped in the weights is an error
+naming the array, never other weights loaded silently. Files without the
+attribute (written by Keras) load as before.
 """
+import zlib
+
 import numpy as np
 import h5py
+
+from kerasish.saving import limits
 
 
 def _refuse(path, what):
@@ -48,12 +58,53 @@ def _checked_dataset(group, path):
         _refuse(path, "a dataset stored in an external file")
     if dataset.is_virtual:
         _refuse(path, "a virtual dataset")
+    limits.check_dataset(dataset, path)
     return dataset
 
 
+CHECKSUM_ATTR = "kerasish_crc32"
+
+
+def checksum(value):
+    """CRC-32 of an array's dtype, shape and bytes; None for arrays of
+    strings or objects (whose bytes are not their content)."""
+    value = np.ascontiguousarray(value)
+    if value.dtype.kind not in "biufc":
+        return None
+    head = zlib.crc32(f"{value.dtype.str}{value.shape}".encode())
+    return zlib.crc32(value.reshape(-1).view(np.uint8), head)
+
+
+def write_array(group, name, value):
+    """Create the dataset `name` holding `value`, with its checksum."""
+    value = np.asarray(value)
+    dataset = group.create_dataset(name, data=value)
+    crc = checksum(value)
+    if crc is not None:
+        dataset.attrs[CHECKSUM_ATTR] = np.uint32(crc)
+    return dataset
+
+
+def verify(dataset, value):
+    """Raise if `value`, read from `dataset`, does not match its stored
+    checksum (a file without one is not checked)."""
+    if CHECKSUM_ATTR not in dataset.attrs:
+        return
+    stored = dataset.attrs[CHECKSUM_ATTR]
+    if np.shape(stored) != () or checksum(value) != int(stored):
+        raise ValueError(
+            f"The weights file is corrupted: the array at '{dataset.name}' "
+            f"(shape {value.shape}, dtype {value.dtype}) does not match the "
+            "checksum stored with it.")
+
+
 def safe_dataset(group, path):
-    """The array stored at `path` under `group` (a numpy copy)."""
-    return np.asarray(_checked_dataset(group, path))
+    """The array stored at `path` under `group` (a numpy copy), checked
+    against its checksum."""
+    dataset = _checked_dataset(group, path)
+    value = np.asarray(dataset)
+    verify(dataset, value)
+    return value
 
 
 def safe_shape(group, path):
@@ -95,8 +146,7 @@ class _GroupWriter:
         self.group = group
 
     def __setitem__(self, key, value):
-        value = np.asarray(value)
-        self.group.create_dataset(str(key), data=value)
+        write_array(self.group, str(key), value)
 
     # The rest of Keras's store interface, for `save_own_variables`
     # overrides that inspect what they wrote.

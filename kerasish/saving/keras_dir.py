@@ -11,8 +11,9 @@ import json
 import os
 import shutil
 
-from kerasish.saving import assets, file_utils, saving_lib
-import h5py
+from kerasish.backend.common.load_budget import load_budget
+from kerasish.saving import (assets, file_refs, file_utils, limits,
+                             saving_lib)
 
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", \
     "model.weights.h5"
@@ -127,10 +128,17 @@ def save_model_to_dir(model, dirpath, overwrite=True,
 def load_model_from_dir(dirpath, custom_objects=None, compile=True,
                         safe_mode=True):
     """Rebuild a model saved with `zipped=False`."""
-    with open(os.path.join(dirpath, _CONFIG)) as f:
-        config = saving_lib.parse_config(f.read(), dirpath)
-    model = saving_lib.build_model(config, dirpath, custom_objects, compile,
-                                   safe_mode)
-    saving_lib.load_weights(model, os.path.join(dirpath, _WEIGHTS))
-    assets.load_assets(model, os.path.join(dirpath, "assets"))
+    config = saving_lib.parse_config(file_refs.read_bytes(
+        os.path.join(dirpath, _CONFIG), "config.json",
+        limits.MAX_CONFIG_BYTES), dirpath)
+    weights = os.path.join(dirpath, _WEIGHTS)
+    with load_budget(_size(weights), dirpath):
+        model = saving_lib.build_model(config, dirpath, custom_objects,
+                                       compile, safe_mode)
+        saving_lib.load_weights(model, weights)
+        assets.load_assets(model, os.path.join(dirpath, "assets"))
     return model
+
+
+def _size(path):
+    return os.path.getsize(path) if os.path.isfile(path) else 0

@@ -12,8 +12,12 @@ import json
 import logging
 import os
 import warnings
+import zlib
 
-from kerasish.saving import errors, legacy_config
+import numpy as np
+
+from kerasish.backend.common.load_budget import load_budget
+from kerasish.saving import errors, legacy_config, limits
 from kerasish.saving import legacy_h5_weights as weights_io
 from kerasish.saving.file_utils import atomic_h5
 import h5py
@@ -56,6 +60,7 @@ def save_model_to_hdf5(model, filepath, overwrite=True,
         for key, value in metadata.items():
             if isinstance(value, dict):
                 value = json.dumps(value).encode("utf8")
+                f.attrs[_crc_name(key)] = np.uint32(zlib.crc32(value))
             f.attrs[key] = value
         weights_io.save_weights_to_hdf5_group(
             f.create_group("model_weights"), model)
@@ -69,6 +74,7 @@ def open_h5(filepath):
     h5py = _h5py()
     if not os.path.exists(filepath):
         raise errors.missing_file(filepath)
+    limits.check_hdf5_file(filepath)
     try:
         return h5py.File(filepath, "r")
     except OSError as e:
@@ -77,23 +83,32 @@ def open_h5(filepath):
             f"or of another format ({e}).") from None
 
 
+def _crc_name(key):
+    # Keras ignores it; the attributes of an HDF5 file are not checksummed.
+    return f"kerasish_{key}_crc32"
+
+
 def _json_attribute(f, name, filepath):
-    text = weights_io.read_text_attribute(f.attrs, name)
+    with errors.reading(filepath, f"the `{name}` attribute"):
+        text = weights_io.read_text_attribute(f.attrs, name)
+        stored = f.attrs.get(_crc_name(name))
     if text is None:
         return None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
+    value = limits.loads(text, filepath, f"the `{name}` attribute")
+    if stored is not None and (np.shape(stored) != () or int(stored) !=
+                               zlib.crc32(text.encode("utf8"))):
         raise ValueError(
-            f"{filepath!r}: the `{name}` attribute is not valid JSON "
-            f"({e}).") from None
+            f"{filepath!r} is corrupted: its `{name}` attribute does not "
+            f"match the checksum kerasish stored with it. If you edited it "
+            f"on purpose, delete the `{_crc_name(name)}` attribute.")
+    return value
 
 
 # -- loading ------------------------------------------------------------------
 def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
                          safe_mode=True):
     """Rebuild a model from a legacy `.h5` file written by Keras or here."""
-    with open_h5(filepath) as f:
+    with open_h5(filepath) as f, load_budget(_size(filepath), filepath):
         config = _json_attribute(f, "model_config", filepath)
         if config is None:
             raise ValueError(
@@ -114,6 +129,14 @@ def load_model_from_hdf5(filepath, custom_objects=None, compile=True,
                     errors.reading(filepath, "the optimizer state"):
                 _compile(model, f, training, custom_objects)
     return model
+
+
+def _size(filepath):
+    """Bytes of the file: a bound on the weights its config may declare."""
+    try:
+        return os.path.getsize(filepath)
+    except (OSError, TypeError):    # an open file object: no bound known
+        return None
 
 
 def _load_group(f, name, model, filepath, skip_mismatch=False,

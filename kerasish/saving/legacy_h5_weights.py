@@ -16,7 +16,8 @@ import warnings
 
 import numpy as np
 
-from kerasish.saving.h5_store import safe_dataset, safe_group, safe_shape
+from kerasish.saving.h5_store import (safe_dataset, safe_group, safe_shape,
+                                      write_array)
 from kerasish.saving.saving_lib import KERAS_FORMAT_VERSION
 from kerasish.backend.config import backend
 
@@ -101,9 +102,7 @@ def _unique_names(variables):
 def _write_datasets(group, names, variables):
     save_attributes(group, "weight_names", names)
     for name, variable in zip(names, variables):
-        value = np.asarray(variable.numpy())
-        dataset = group.create_dataset(name, value.shape, dtype=value.dtype)
-        dataset[()] = value
+        write_array(group, name, variable.numpy())
 
 
 def _save_subset(group, weights):

@@ -16,8 +16,9 @@ import zipfile
 
 import numpy as np
 
+from kerasish.backend.common.load_budget import load_budget
 from kerasish.engine.layer_state import LayerState
-from kerasish.saving import assets, errors, state_walk
+from kerasish.saving import assets, errors, limits, state_walk
 from kerasish.saving.file_utils import atomic_h5, atomic_path
 from kerasish.saving.h5_store import H5Store
 import h5py
@@ -148,6 +149,7 @@ def load_weights(model, filepath, skip_mismatch=False, objects_to_skip=None):
 def _open_h5(h5py, filepath):
     if not os.path.exists(filepath):
         raise errors.missing_file(filepath)
+    limits.check_hdf5_file(filepath)
     try:
         return h5py.File(filepath, "r")
     except OSError as e:
@@ -197,6 +199,11 @@ def _open_zip(filepath):
         raise errors.UnreadableFileError(
             f"{filepath!r} is not a valid .keras file: {e}. The file may be "
             "truncated or of another format.") from None
+    try:
+        limits.check_zip(zf, filepath)
+    except ValueError:
+        zf.close()
+        raise
     missing = [m for m in (_CONFIG, _WEIGHTS) if m not in zf.namelist()]
     if missing:
         zf.close()
@@ -223,15 +230,7 @@ def _read_member(zf, name, filepath):
 
 def parse_config(text, filepath):
     """`config.json` text -> the model's config dict (checked)."""
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(
-            f"{filepath!r}: config.json is not valid JSON ({e}).") from None
-    except RecursionError:
-        raise ValueError(
-            f"{filepath!r}: config.json is nested too deeply to be read "
-            "(Python's recursion limit was reached).") from None
+    config = limits.loads(text, filepath, "config.json")
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"{filepath!r}: config.json does not describe a "
                          f"model. Received: {str(config):.200}")
@@ -259,16 +258,18 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     with _open_zip(filepath) as zf:
         config = parse_config(_read_member(zf, _CONFIG, filepath), filepath)
         weights = _read_member(zf, _WEIGHTS, filepath)
-    model = build_model(config, filepath, custom_objects, compile,
-                        safe_mode)
-    with _open_weights(h5py, weights, filepath) as f:
-        read_weights(model, f, source=filepath)
-    with _open_zip(filepath) as zf:
-        assets.read_assets(model, zf, filepath)
+    with load_budget(len(weights), filepath):
+        model = build_model(config, filepath, custom_objects, compile,
+                            safe_mode)
+        with _open_weights(h5py, weights, filepath) as f:
+            read_weights(model, f, source=filepath)
+        with _open_zip(filepath) as zf:
+            assets.read_assets(model, zf, filepath)
     return model
 
 
 def _open_weights(h5py, data, filepath):
+    limits.check_hdf5_heaps(data, filepath)
     try:
         return h5py.File(io.BytesIO(data), "r")
     except OSError as e:

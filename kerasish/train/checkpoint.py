@@ -139,6 +139,23 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     return CheckpointState(latest, paths)
 
 
+def _is_own_checkpoint(prefix, newest):
+    """Whether rotation may delete `prefix`'s file: a regular file (not a
+    link) named as this saver names checkpoints (`<stem>-<step>`), in the
+    folder of its newest one. The `checkpoint` index is read from disk, so
+    a hostile or stale entry (`../x`, an absolute path) must not make
+    pruning delete files elsewhere.
+    """
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(newest)))
+    path = os.path.abspath(prefix + SUFFIX)
+    stem = re.sub(r"-\d+$", "", os.path.basename(newest))
+    return (os.path.realpath(os.path.dirname(path)) == folder
+            and re.fullmatch(re.escape(stem) + r"(-\d+)?" +
+                             re.escape(SUFFIX), os.path.basename(path))
+            is not None
+            and not os.path.islink(path) and os.path.isfile(path))
+
+
 class Saver:
     """Save and restore checkpoints of a session's model.
 
@@ -216,7 +233,10 @@ class Saver:
                 os.remove(save_path + SUFFIX)
             raise
         for old in dropped:
-            if os.path.exists(old + SUFFIX):
+            # Only the saver's own files in its folder, whatever the index
+            # listed (`../x` or an absolute path deletes nothing).
+            if _is_own_checkpoint(old, save_path) and \
+                    os.path.exists(old + SUFFIX):
                 os.remove(old + SUFFIX)
 
     def recover_last_checkpoints(self, checkpoint_paths):

@@ -99,14 +99,27 @@ class DotGraph:
             f.write(data)
 
 
+class _HtmlLabel(str):
+    """An HTML-like Graphviz label, written to DOT without quotes.
+
+    Only labels built here are of this type; every other value (a layer or
+    model name from a file included) is quoted and escaped, so it can never
+    add nodes or attributes (an `image=`) to the graph.
+    """
+
+
 def _escape_id(text):
-    return str(text).replace("\\", "\\\\").replace('"', '\\"')
+    # `\"` is the only escape of DOT's quoted strings; backslashes are
+    # doubled so a name's `\l` or `\N` stays literal in a label, and line
+    # breaks become `\n` so a name from a file stays on its line.
+    return (str(text).replace("\\", "\\\\").replace('"', '\\"')
+            .replace("\r", "\\n").replace("\n", "\\n"))
 
 
 def _quote(value):
+    if isinstance(value, _HtmlLabel):
+        return str(value)
     text = str(value).lower() if isinstance(value, bool) else str(value)
-    if text.startswith("<") and text.endswith(">"):
-        return text          # an HTML-like label: no quotes around it
     return f'"{_escape_id(text)}"'
 
 
@@ -215,8 +228,8 @@ def layer_label(layer, show_shapes=False, show_dtype=False,
     body = "".join(f"<tr>{row}</tr>" for row in rows)
     if cells:
         body += f"<tr>{''.join(cells)}</tr>"
-    return ('<<table border="0" cellborder="1" bgcolor="black" '
-            f'cellpadding="10">{body}</table>>')
+    return _HtmlLabel('<<table border="0" cellborder="1" bgcolor="black" '
+                     f'cellpadding="10">{body}</table>>')
 
 
 # -- graphs -----------------------------------------------------------------

@@ -162,6 +162,7 @@ def test_full_disk_is_a_clear_error_not_a_hang(tmp_path, monkeypatch,
     from tests.saving.full_disk import FullDisk
     x, y = data(8)
     model = regression_model()
+    threads = threading.active_count()  # other tests' may still run
     with monkeypatch.context() as patch:
         FullDisk(patch, tmp_path, budget)
         with pytest.raises(OSError, match="No space left on device: could "
@@ -169,7 +170,7 @@ def test_full_disk_is_a_clear_error_not_a_hang(tmp_path, monkeypatch,
             model.fit(x, y, epochs=40, verbose=0, callbacks=[
                 TensorBoard(str(tmp_path), histogram_freq=1)])
     assert info.value.errno == 28
-    assert threading.active_count() == 1
+    assert threading.active_count() <= threads   # no writer thread left
     if budget:      # what was written before the disk filled still reads
         assert "scalars" in read(str(tmp_path / "train")).Tags()
 
@@ -178,7 +179,8 @@ def test_events_are_written_without_a_writer_thread(tmp_path):
     import threading
     x, y = data(8)
     callback = TensorBoard(str(tmp_path))
+    before = set(threading.enumerate())   # other tests' may still run
     regression_model().fit(x, y, epochs=1, verbose=0, callbacks=[callback])
-    assert threading.active_count() == 1
+    assert set(threading.enumerate()) <= before
     assert [e.step for e in read(str(tmp_path / "train"))
             .Scalars("epoch_loss")] == [0]

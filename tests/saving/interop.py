@@ -88,13 +88,20 @@ def _attr(value):
     return value
 
 
+OURS = "kerasish_"   # checksum attributes: h5_store.CHECKSUM_ATTR, ...
+
+
 def h5_layout(source, skip_attrs=()):
-    """`{path: (kind, shape, dtype, attrs)}` of every object in an HDF5."""
+    """`{path: (kind, shape, dtype, attrs)}` of every object in an HDF5.
+
+    kerasish's checksum attributes (`kerasish_*`, which Keras ignores) are
+    left out: they are all kerasish adds to Keras's layout.
+    """
     layout = {}
     with h5py.File(source, "r") as f:
         def visit(name, obj):
             attrs = {k: _attr(v) for k, v in obj.attrs.items()
-                     if k not in skip_attrs}
+                     if k not in skip_attrs and not k.startswith(OURS)}
             if isinstance(obj, h5py.Dataset):
                 layout[name] = ("dataset", obj.shape, str(obj.dtype), attrs)
             else:
@@ -102,7 +109,7 @@ def h5_layout(source, skip_attrs=()):
         f.visititems(visit)
         layout["/"] = ("root", None, None,
                        {k: _attr(v) for k, v in f.attrs.items()
-                        if k not in skip_attrs})
+                        if k not in skip_attrs and not k.startswith(OURS)})
     return layout
 
 

@@ -129,6 +129,7 @@ def test_missing_layer_class_in_legacy_h5(tmp_path):
         config = json.loads(f.attrs["model_config"])
         config["config"]["layers"][1]["class_name"] = "NoSuchLayer"
         f.attrs["model_config"] = json.dumps(config)
+        del f.attrs["kerasish_model_config_crc32"]     # edited on purpose
     with pytest.raises(TypeError, match=r"model\.h5.*'NoSuchLayer'"):
         kerasish.models.load_model(path)
 

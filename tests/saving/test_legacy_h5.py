@@ -44,7 +44,9 @@ def test_file_layout(tmp_path):
     _trained().save(path)
     with h5py.File(path, "r") as f:
         assert set(f.attrs) == {"keras_version", "backend", "model_config",
-                                "training_config"}
+                                "training_config",
+                                "kerasish_model_config_crc32",
+                                "kerasish_training_config_crc32"}
         config = json.loads(f.attrs["model_config"])
         assert config["class_name"] == "Sequential"
         assert "module" not in config["config"]["layers"][1]

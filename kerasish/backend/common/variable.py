@@ -12,7 +12,7 @@ import numpy as np
 
 from kerasish.backend import dtypes
 from kerasish.backend.tensor import Tensor
-from kerasish.backend.common import naming
+from kerasish.backend.common import load_budget, naming
 from kerasish.backend import shape as S
 
 # A variable store (kerasish.estimator's: TF1's `get_variable` reuse, for a
@@ -97,6 +97,8 @@ class Variable(Tensor):
         store = getattr(_store, "active", None)
         value = None if store is None else store.lookup(path, shape, dtype)
         if value is None:
+            if callable(initializer):
+                load_budget.charge(path, shape, dtype)
             value = self._initial_value(initializer, shape, dtype)
         super().__init__(value)
         self.name = name

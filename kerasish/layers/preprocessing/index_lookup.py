@@ -20,6 +20,7 @@ from kerasish.backend import farmhash
 from kerasish.layers.preprocessing import lookup_checks
 from kerasish.layers.preprocessing.encoding import bag_counts
 from kerasish.layers.preprocessing.adapt_utils import peek_batches
+from kerasish.saving import file_refs
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -389,9 +390,9 @@ class IndexLookup(Layer):
         """Read back the vocabulary written by `save_assets`."""
         if self.input_vocabulary is not None:
             return
-        with open(os.path.join(dir_path, "vocabulary.txt"),
-                  encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        lines = file_refs.read_text(os.path.join(dir_path, "vocabulary.txt"),
+                                    f"the vocabulary asset of {self.name!r}"
+                                    ).splitlines()
         while lines and lines[-1] == "":
             lines.pop()
         if not lines:
@@ -400,8 +401,9 @@ class IndexLookup(Layer):
         # Keras keeps the weights in the weights file (`vars/idf_weights`,
         # loaded first by `load_own_variables`), kerasish also beside the
         # vocabulary.
-        idf = np.load(idf_path) if os.path.exists(idf_path) else \
-            self.idf_weights
+        idf = file_refs.load_npy(idf_path, "the idf_weights asset of "
+                                 f"{self.name!r}") \
+            if os.path.exists(idf_path) else self.idf_weights
         self._frozen_vocab_size = None
         self.set_vocabulary(lines if self._token_dtype() is not np.int64
                             else [int(v) for v in lines],

@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 from kerasish.saving import safe_mode
+from kerasish.saving import file_refs
 
 _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 
@@ -119,8 +120,7 @@ def read_vocabulary_file(path, output_mode, integers):
     if output_mode == "tf_idf":
         raise ValueError("output_mode `'tf_idf'` does not support loading a "
                          "vocabulary from file.")
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
+    lines = file_refs.read_text(path, "the vocabulary file").splitlines()
     while lines and lines[-1] == "":
         lines.pop()
     return [int(v) for v in lines] if integers else lines
