@@ -214,6 +214,7 @@ class ProfilerHook(SessionRunHook):
         if self._output_dir:
             os.makedirs(self._output_dir, exist_ok=True)
         path = os.path.join(self._output_dir, f"timeline-{step}.json")
+        logger.info("Saving timeline for %d into '%s'.", step, path)
         with open(path, "w") as f:
             json.dump({"traceEvents": events, "displayTimeUnit": "ms"}, f)
 
