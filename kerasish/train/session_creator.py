@@ -5,10 +5,10 @@ checkpoint from `checkpoint_dir` if there is one; otherwise the model keeps
 its initial weights (and `scaffold.init_fn` runs). Re-created after a
 recoverable error, it restores the latest checkpoint again, or the weights
 the first session started from, and (as TF's in-graph input) reads a
-re-iterable `input` from its start again. `WorkerSessionCreator` does not restore:
-it waits until the runtime says the chief has initialized the variables
-(a parameter-server runtime implements `wait_for_chief`; in-process
-training is always ready).
+re-iterable `input` from its start again. `WorkerSessionCreator` does not
+restore: it waits until the runtime says the chief has initialized the
+variables (a parameter-server runtime implements `wait_for_chief`;
+in-process training is always ready).
 """
 import abc
 from collections.abc import Iterator
