@@ -712,6 +712,7 @@ def feature_columns_fixture():
         together = {"cases": names, "column_names": [c.name for c in columns],
                     "output": sess.run(out)}
     shared = shared_embedding_case(vocab)
+    shared_v2 = shared_embeddings_v2_case(vocab)
     linear = [linear_model_case(vocab, combiner, units)
               for combiner, units in [("sum", 1), ("mean", 2),
                                       ("sqrtn", 1)]]
@@ -721,6 +722,7 @@ def feature_columns_fixture():
             "value": v} for k, v in FC_FEATURES.items()},
         "vocab_file": FC_VOCAB_FILE, "columns": outputs,
         "input_layer_all_columns": together, "shared_embedding": shared,
+        "shared_embeddings_v2": shared_v2,
         "linear_model": linear})
 
 
@@ -733,6 +735,24 @@ def shared_embedding_case(vocab):
             cats, FC_SHARED["dimension"], combiner=FC_SHARED["combiner"],
             initializer=tf.constant_initializer(FC_SHARED["table"]))
         out = tf1.feature_column.input_layer(_tf_features(), columns)
+        sess.run(tf1.global_variables_initializer())
+        sess.run(tf1.tables_initializer())
+        return {"spec": FC_SHARED, "names": [c.name for c in columns],
+                "variables": [v.name for v in tf1.global_variables()],
+                "output": sess.run(out)}
+
+
+def shared_embeddings_v2_case(vocab):
+    """TF 2's `shared_embeddings` in `DenseFeatures`: its table is named
+    after the columns alone (no `input_layer/.../embedding_weights`)."""
+    fc = _tf_fc_module()
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        cats = [build_column(c, fc, None, vocab)
+                for c in FC_SHARED["categoricals"]]
+        columns = tf.feature_column.shared_embeddings(
+            cats, FC_SHARED["dimension"], combiner=FC_SHARED["combiner"],
+            initializer=tf.constant_initializer(FC_SHARED["table"]))
+        out = tf1.keras.layers.DenseFeatures(columns)(_tf_features())
         sess.run(tf1.global_variables_initializer())
         sess.run(tf1.tables_initializer())
         return {"spec": FC_SHARED, "names": [c.name for c in columns],

@@ -81,6 +81,16 @@ class SummaryWriter:
     def text(self, tag, text, step):
         self.writer.add_text(tag, text, int(step))
 
+    def string_tensor(self, tag, text, step):
+        """A bare string tensor under `tag` itself, as TF's Estimator
+        writes `checkpoint_path` (`add_text` appends `/text_summary`)."""
+        from tensorboardX.proto import summary_pb2, tensor_pb2
+        tensor = tensor_pb2.TensorProto(dtype="DT_STRING",
+                                        string_val=[text.encode()])
+        summary = summary_pb2.Summary(
+            value=[summary_pb2.Summary.Value(tag=tag, tensor=tensor)])
+        self.writer._get_file_writer().add_summary(summary, int(step))
+
     def keras_model(self, tag, model, step=0):
         """The model's JSON config with TensorBoard's `graph_keras_model`
         plugin data, which its Graphs tab draws as a conceptual graph (what

@@ -14,7 +14,7 @@ _OPTIMIZERS = {"Adagrad": "Adagrad", "Adam": "Adam", "Ftrl": "Ftrl",
                "RMSProp": "RMSprop", "SGD": "SGD"}
 
 
-def get_optimizer_instance(optimizer, learning_rate, global_step=None):
+def get_optimizer_instance(optimizer, learning_rate=None, global_step=None):
     """A new optimizer for one call (TF's `get_optimizer_instance_v2`),
     its variables under TF's names (`training/Adagrad/...`,
     `optimizer_names.py`).
@@ -25,7 +25,9 @@ def get_optimizer_instance(optimizer, learning_rate, global_step=None):
             `Optimizer` (a fresh copy from its config is returned: the
             Estimator's variable store gives the copy the slots of the
             earlier calls), or a callable returning an optimizer.
-        learning_rate: Rate for a named optimizer.
+        learning_rate: Rate for a named optimizer; None (TF's V2 DNN
+            estimators pass none) gives the optimizer class's own default
+            (Adagrad's 0.001). Defaults to None.
         global_step: The global step, as the optimizer's iteration counter
             (TF's `optimizer.iterations = global_step`); None gives the
             optimizer its own `iter` variable. Defaults to None.
@@ -40,14 +42,19 @@ def get_optimizer_instance(optimizer, learning_rate, global_step=None):
     ('Adagrad', 0.05)
     >>> opt.learning_rate.path
     'training/Adagrad/learning_rate'
+    >>> round(float(get_optimizer_instance("Adagrad").learning_rate.numpy()),
+    ...       3)
+    0.001
     """
     if isinstance(optimizer, str):
         if optimizer not in _OPTIMIZERS:
             raise ValueError(f"Unsupported optimizer name: {optimizer}. "
                              f"Supported names are: {sorted(_OPTIMIZERS)}")
+        config = {} if learning_rate is None else {
+            "learning_rate": learning_rate}
         return tf_named_class_instance(
-            getattr(optimizers, _OPTIMIZERS[optimizer]),
-            {"learning_rate": learning_rate}, global_step)
+            getattr(optimizers, _OPTIMIZERS[optimizer]), config,
+            global_step)
     if not isinstance(optimizer, Optimizer) and callable(optimizer):
         optimizer = optimizer()
         if isinstance(optimizer, Optimizer):

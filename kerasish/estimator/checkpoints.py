@@ -10,7 +10,8 @@ the Estimator's variables belong to a `model_fn`, not to one Keras model.
 import os
 
 from kerasish.estimator.variable_store import read_checkpoint
-from kerasish.train.checkpoint import SUFFIX, Saver, latest_checkpoint
+from kerasish.train.checkpoint import (SUFFIX, Saver, latest_checkpoint,
+                                      logger)
 
 
 class EstimatorSaver(Saver):
@@ -65,7 +66,9 @@ class EstimatorSaver(Saver):
     def restore(self, sess, save_path):
         """Load the checkpoint `save_path` (a prefix) into the store."""
         model = getattr(sess, "model", sess)
-        model.store.restore(checkpoint_file(save_path))
+        path = checkpoint_file(save_path)
+        logger.info("Restoring parameters from %s", save_path)
+        model.store.restore(path)
 
 
 def checkpoint_file(prefix):

@@ -16,7 +16,10 @@ from kerasish.estimator.head import (SUM_OVER_BATCH_SIZE, RegressionHead,
 from kerasish.estimator.mode_keys import ModeKeys
 from kerasish.feature_column import DenseFeatures
 
-LEARNING_RATE = 0.05
+# TF's V2 DNN estimators pass no rate for a named optimizer
+# (`get_optimizer_instance_v2(optimizer)`), so the class's own default
+# applies (Adagrad: 0.001); 0.05 was only the compat.v1 estimators' rate.
+LEARNING_RATE = None
 
 
 class DNNNetwork:
@@ -109,8 +112,8 @@ class DNNClassifier(_DNNEstimator):
         weight_column: Feature key or `numeric_column` of example weights.
         label_vocabulary: Label strings (default: labels are class ids).
         optimizer: Name (`"Adagrad"`, `"Adam"`, `"Ftrl"`, `"RMSProp"`,
-            `"SGD"`, learning rate 0.05), optimizer or callable. Defaults to
-            `"Adagrad"`.
+            `"SGD"`, at the optimizer's default learning rate, as in TF 2),
+            optimizer or callable. Defaults to `"Adagrad"` (rate 0.001).
         activation_fn: Activation of the hidden layers (default `"relu"`).
         dropout: Probability of dropping a hidden unit while training.
         config: A `RunConfig`.
@@ -186,8 +189,8 @@ class DNNEstimator(_DNNEstimator):
         hidden_units: Units per hidden layer.
         feature_columns: Dense feature columns.
         model_dir: Folder of checkpoints.
-        optimizer: Name (learning rate 0.05), optimizer or callable.
-            Defaults to `"Adagrad"`.
+        optimizer: Name (at the optimizer's default learning rate),
+            optimizer or callable. Defaults to `"Adagrad"`.
         activation_fn: Activation of the hidden layers (default `"relu"`).
         dropout: Probability of dropping a hidden unit while training.
         config: A `RunConfig`.

@@ -16,6 +16,8 @@ import os
 import tempfile
 import warnings
 
+import numpy as np
+
 from kerasish.estimator import inputs
 from kerasish.estimator.checks import (check_hooks_type, check_steps,
                                        examples, extract_keys,
@@ -228,8 +230,10 @@ class Estimator:
         scaffold = self._scaffold(spec)
         worker_hooks, chief_hooks = self._train_hooks(
             spec, hooks, scaffold, saving_listeners)
-        self._run_training(model, scaffold, worker_hooks, chief_hooks,
-                           itertools.chain([first], source))
+        loss = self._run_training(model, scaffold, worker_hooks,
+                                  chief_hooks,
+                                  itertools.chain([first], source))
+        logger.info("Loss for final step: %s.", loss)
         return self
 
     def _train_hooks(self, spec, hooks, scaffold, saving_listeners):
@@ -266,8 +270,10 @@ class Estimator:
 
     def _run_training(self, model, scaffold, worker_hooks, chief_hooks,
                       batches):
+        """The loss of the last step run (a float32, as TF prints it), or
+        None."""
         config = self._config
-        any_step = False
+        any_step, loss = False, None
         with MonitoredTrainingSession(
                 is_chief=config.is_chief, checkpoint_dir=self.model_dir,
                 scaffold=scaffold, hooks=worker_hooks,
@@ -278,11 +284,14 @@ class Estimator:
                 save_graph_def=config.checkpoint_save_graph_def,
                 model=model, input=batches) as sess:
             while not sess.should_stop():
-                sess.run()
+                logs = sess.run()
                 any_step = True
+                if logs and logs.get("loss") is not None:
+                    loss = np.float32(np.asarray(logs["loss"]))
         if not any_step:
             warnings.warn("Training with estimator made no steps. Perhaps "
                           "input is empty or misspecified.", stacklevel=3)
+        return loss
 
     # -- evaluate --------------------------------------------------------------
     def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None,

@@ -69,7 +69,17 @@ def write_eval_results(eval_dir, results, checkpoint_path):
         f.write(json.dumps(record) + "\n")
     _write_summaries(eval_dir, results, checkpoint_path, step)
     logger.info("Saving dict for global step %d: %s", step, ", ".join(
-        f"{k} = {v}" for k, v in sorted(results.items())))
+        f"{k} = {_printed(v)}" for k, v in sorted(results.items())))
+    if checkpoint_path:
+        logger.info("Saving 'checkpoint_path' summary for global step %d: "
+                    "%s", step, checkpoint_path)
+
+
+def _printed(value):
+    """How TF prints a result: its metrics are float32 (`0.9239352`)."""
+    if isinstance(value, (float, np.floating)):
+        return str(np.float32(value))
+    return str(value)
 
 
 def _write_summaries(eval_dir, results, checkpoint_path, step):
@@ -89,7 +99,8 @@ def _write_summaries(eval_dir, results, checkpoint_path, step):
             else:
                 writer.histogram(key, array, step)
         if checkpoint_path:
-            writer.text("checkpoint_path", str(checkpoint_path), step)
+            writer.string_tensor("checkpoint_path", str(checkpoint_path),
+                                 step)
     finally:
         writer.close()
 

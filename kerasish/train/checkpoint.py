@@ -7,12 +7,15 @@ optimizer state, so the global step too; `model.load_weights` reads it).
 As in TF1, `<dir>/checkpoint` lists the checkpoints in text form and
 names the latest one; paths in it are relative to `<dir>`.
 """
+import logging
 import os
 import re
 import time
 
 from kerasish.saving.file_utils import atomic_path
 from kerasish.saving import saving_lib
+
+logger = logging.getLogger("kerasish.train")
 
 SUFFIX = ".weights.h5"
 STATE_FILE = "checkpoint"
@@ -264,6 +267,7 @@ class Saver:
         if not os.path.exists(path):
             raise ValueError(f"The passed save_path is not a valid "
                              f"checkpoint: {save_path}")
+        logger.info("Restoring parameters from %s", save_path)
         optimizer = getattr(model, "optimizer", None)
         if optimizer is not None and not optimizer.built:
             optimizer.build(model.trainable_variables)

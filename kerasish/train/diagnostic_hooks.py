@@ -215,6 +215,7 @@ class ProfilerHook(SessionRunHook):
         if self._output_dir:
             os.makedirs(self._output_dir, exist_ok=True)
         path = os.path.join(self._output_dir, f"timeline-{step}.json")
+        logger.info("Saving timeline for %d into '%s'.", step, path)
         file_utils.write_bytes(path, json.dumps(
             {"traceEvents": events, "displayTimeUnit": "ms"}).encode())
 

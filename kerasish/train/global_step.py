@@ -87,6 +87,21 @@ def get_or_create_global_step(model=None):
     return step if step is not None else create_global_step(model)
 
 
+def mirror_standalone_step(model):
+    """Give the standalone step (made before the model, TF1's idiom) the
+    value of `model`'s step.
+
+    In TF that variable is the graph's one step, which the train op
+    advances and a restore sets; here the model counts its own steps, so
+    the session copies them into a standalone step a script kept, after
+    each restore and each step, before the hooks read it.
+    """
+    standalone = _DEFAULT.get("step")
+    step = None if model is None else get_global_step(model)
+    if standalone is not None and step is not None:
+        standalone.assign(np.asarray(step.numpy(), np.int64))
+
+
 def global_step_value(model):
     step = get_global_step(model)
     return None if step is None else int(np.asarray(step.numpy()))

@@ -17,7 +17,10 @@ Order of operations (as in TF1):
 
 A recoverable error (`AbortedError`, `UnavailableError`) during a step
 closes the session, creates a new one (restoring the latest checkpoint;
-`after_create_session` runs again) and retries the step with the same batch.
+`after_create_session` runs again) and retries the step. As in TF, whose
+input pipeline lives in the session, a re-iterable `input` (a list, a
+`Dataset`) starts over, so the retried step takes its first batch; a
+one-shot iterator continues, and the step retries with the same batch.
 Keras callbacks given in `hooks` are wrapped in a `CallbackHook`.
 
 `run()` without a batch takes the next batch of the session's `input`
@@ -31,6 +34,7 @@ import threading
 
 from kerasish.train.coordinator import Coordinator
 from kerasish.train.errors import OutOfRangeError, RECOVERABLE_ERRORS
+from kerasish.train.global_step import mirror_standalone_step
 from kerasish.train.session import RunMetadata, RunOptions
 from kerasish.train.session_run_hook import (SessionRunArgs,
                                              SessionRunContext,
@@ -149,6 +153,7 @@ class MonitoredSession:
         self._coord = None
         self._should_stop = False
         self._pending_batch = None
+        self._sess_input = None
         self._in_stage = False
         self.model = session_creator.model
         # Active from the first hook call: get_global_step() in a hook's
@@ -168,8 +173,15 @@ class MonitoredSession:
 
     # -- session lifecycle -------------------------------------------------
     def _create(self):
+        before = self._sess_input
         self._sess = self._creator.create_session()
+        self._sess_input = getattr(self._sess, "_input", None)
+        if self._sess_input is not before:
+            # The new session started its input over (TF's dataset lives
+            # in the session), so the retried step takes its first batch.
+            self._pending_batch = None
         self._coord = Coordinator(clean_stop_exception_types=[])
+        mirror_standalone_step(self.model)
         for hook in self._hooks:
             hook.after_create_session(self._sess, self._coord)
 
@@ -232,7 +244,11 @@ class MonitoredSession:
                     "An error was raised. This may be due to a preemption "
                     "in a connected worker or parameter server. The current "
                     "session will be closed and a new session will be "
-                    "created. Error: %s", error)
+                    "created. This error may also occur due to a gRPC "
+                    "failure caused by high memory or network bandwidth "
+                    "usage in the parameter servers. If this error occurs "
+                    "repeatedly, try increasing the number of parameter "
+                    "servers assigned to the job. Error: %s", error)
                 self._close_session()
 
     def _run_once(self, batch, fetches, feed_dict, options, run_metadata):
@@ -251,6 +267,7 @@ class MonitoredSession:
         metadata = run_metadata if run_metadata is not None else \
             RunMetadata()
         metadata.logs, metadata.step_stats = logs, result
+        mirror_standalone_step(self.model)
         for i, hook in enumerate(self._hooks):
             hook.after_run(ctx, SessionRunValues(values.get(i), options,
                                                  metadata))

@@ -4,18 +4,26 @@
 checkpoint from `checkpoint_dir` if there is one; otherwise the model keeps
 its initial weights (and `scaffold.init_fn` runs). Re-created after a
 recoverable error, it restores the latest checkpoint again, or the weights
-the first session started from. `WorkerSessionCreator` does not restore:
-it waits until the runtime says the chief has initialized the variables
-(a parameter-server runtime implements `wait_for_chief`; in-process
-training is always ready).
+the first session started from, and (as TF's in-graph input) reads a
+re-iterable `input` from its start again. `WorkerSessionCreator` does not
+restore: it waits until the runtime says the chief has initialized the
+variables (a parameter-server runtime implements `wait_for_chief`;
+in-process training is always ready).
 """
 import abc
+from collections.abc import Iterator
 
 import numpy as np
 
 from kerasish.train.checkpoint import (Saver, get_checkpoint_state,
                                        latest_checkpoint)
 from kerasish.train.session import TrainingSession, _Input
+
+
+def _restartable(source):
+    """Whether `iter(source)` starts `source` over (a list, a Dataset), as
+    opposed to an iterator or generator, which continues."""
+    return source is not None and not isinstance(source, Iterator)
 
 
 class Scaffold:
@@ -89,12 +97,18 @@ class _ModelSessionCreator(SessionCreator):
                 "`model=`. Received: model=None")
         self.model = model
         self.scaffold = scaffold or Scaffold()
-        # One input for every session this creator makes: a re-created
-        # session continues where the previous one stopped.
+        self._source = input
         self._input = _Input(input)
+        self._sessions = 0
 
     def _new_session(self):
         self.scaffold.finalize()
+        if self._sessions and _restartable(self._source):
+            # TF's input pipeline lives in the session: a re-created session
+            # reads its dataset from the start again. A one-shot iterator
+            # cannot start over, so that session continues it.
+            self._input = _Input(self._source)
+        self._sessions += 1
         session = TrainingSession(self.model, input=self._input)
         session.build()
         return session

@@ -108,8 +108,8 @@ def test_all_columns_together_in_tf_order(vocab_file):
         start += width
 
 
-def _shared(make, vocab_file):
-    case = FIXTURE["shared_embedding"]
+def _shared(make, vocab_file, case_name):
+    case = FIXTURE[case_name]
     spec = case["spec"]
     cats = [column(c, vocab_file) for c in spec["categoricals"]]
     columns = make(cats, spec["dimension"], combiner=spec["combiner"],
@@ -118,18 +118,24 @@ def _shared(make, vocab_file):
     assert [c.name for c in columns] == case["names"]
     layer = fc.DenseFeatures(columns)
     assert_close(layer(features()).numpy(), case["output"])
-    # One table for both columns, named as TF names it.
+    # One table for both columns, named as TF names it (TF 1 under
+    # input_layer/, TF 2 by the columns' names alone).
     [table] = layer.weights
-    assert table.path.endswith(case["variables"][0].split("/", 1)[1]
-                               .split(":")[0])
+    [tf_name] = case["variables"]
+    tf_name = tf_name.split(":")[0]
+    if "/" in tf_name:
+        tf_name = tf_name.split("/", 1)[1]
+    assert table.path.endswith(tf_name)
 
 
 def test_shared_embedding_columns(vocab_file):
-    _shared(lambda *a, **k: fc.shared_embedding_columns(*a, **k), vocab_file)
+    _shared(lambda *a, **k: fc.shared_embedding_columns(*a, **k), vocab_file,
+            "shared_embedding")
 
 
 def test_shared_embeddings_v2(vocab_file):
-    _shared(lambda *a, **k: fc.shared_embeddings(*a, **k), vocab_file)
+    _shared(lambda *a, **k: fc.shared_embeddings(*a, **k), vocab_file,
+            "shared_embeddings_v2")
 
 
 @pytest.mark.parametrize("case", FIXTURE["linear_model"],

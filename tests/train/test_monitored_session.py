@@ -167,7 +167,29 @@ def test_recovery_restores_the_last_checkpoint(tmp_path):
             log_step_count_steps=None, hooks=[Steps()]) as sess:
         while not sess.should_stop():
             sess.run()
-    # Step 3 failed; the new session restored checkpoint 2 and retried.
+    # Step 3 failed; the new session restored checkpoint 2 and, as TF's
+    # in-session input pipeline, read the list of 4 batches from the start.
+    assert steps == [1, 2, 3, 4, 5, 6]
+
+
+def test_recovery_continues_a_one_shot_iterator(tmp_path):
+    m = Flaky([keras.Input((3,)), keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    m.fail_at = 3
+    steps = []
+
+    class Steps(train.SessionRunHook):
+        def after_run(self, run_context, run_values):
+            steps.append(int(run_context.session.fetch("global_step")))
+
+    with train.MonitoredTrainingSession(
+            model=m, input=iter(batches(4)), checkpoint_dir=str(tmp_path),
+            save_checkpoint_steps=1, save_summaries_steps=None,
+            log_step_count_steps=None, hooks=[Steps()]) as sess:
+        while not sess.should_stop():
+            sess.run()
+    # An iterator cannot start over: the failed batch is retried, then
+    # the last one.
     assert steps == [1, 2, 3, 4]
 
 
@@ -326,4 +348,6 @@ def test_tf1_global_step_idiom_reads_the_sessions_step(tmp_path,
         assert [e[1] for e in reader.seen[2:]] == list(
             range(restored + 1, last_step + 1))
     assert train.get_global_step() is standalone
-    assert int(standalone.numpy()) == 0
+    # The session kept the standalone step at its model's step, as TF's
+    # one graph step would be.
+    assert int(standalone.numpy()) == 3
