@@ -1,6 +1,7 @@
 """tests/peers.py: an optional peer is a distribution, not a folder that
 shares its name."""
 import importlib.util
+import os
 import sys
 
 import pytest
@@ -35,3 +36,13 @@ def test_an_interpreter_is_asked_in_isolation(tmp_path, monkeypatch):
     assert peers.interpreter_has(sys.executable, "pytest")
     # Found through $PYTHONPATH only, which an isolated interpreter ignores.
     assert not peers.interpreter_has(sys.executable, "kerasish_fake_peer")
+
+
+def test_no_folder_of_the_suite_is_on_sys_path():
+    # By now collection has imported every test module of the run; one
+    # that put e.g. tests/fixtures on sys.path would let its folder `keras`
+    # pass for Keras in every test after it.
+    suite = os.path.dirname(os.path.abspath(__file__))
+    inside = [p for p in sys.path if os.path.abspath(p or os.curdir)
+              .startswith(suite)]
+    assert not inside
