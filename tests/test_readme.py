@@ -27,14 +27,17 @@ def _generator():
     return module
 
 
-def test_the_two_setup_commands_come_first_and_ci_runs_the_second():
+def test_the_two_setup_commands_come_first_and_ci_runs_both():
     text = _readme()
     first_block = text.split("```sh\n", 1)[1].split("```", 1)[0]
     assert first_block == SETUP
     assert text.index("```sh") < text.index("```python")
     with open(os.path.join(ROOT, ".ci", "run")) as f:
         ci = f.read().splitlines()
-    assert SETUP.splitlines()[1] in ci
+    # Verbatim, each on its own line, after .ci/run activates its venv.
+    activate = ci.index('. "$venv/bin/activate"')
+    assert all(ci.index(line) > activate
+               for line in SETUP.splitlines()), ci
 
 
 def test_support_table_is_up_to_date():

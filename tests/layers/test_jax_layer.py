@@ -10,8 +10,9 @@ import kerasish
 from kerasish import layers
 from kerasish.backend.tape import GradientTape
 from kerasish.saving import object_registration
+from tests import peers
 
-jax = pytest.importorskip("jax")
+jax = peers.importorskip("jax")
 jnp = jax.numpy
 
 
@@ -150,12 +151,12 @@ def test_bad_functions():
 
 # -- Flax ---------------------------------------------------------------------
 def test_flax_docstring_example_runs():
-    pytest.importorskip("flax")
+    peers.importorskip("flax")
     run_docstring_example(layers.FlaxLayer)
 
 
 def test_flax_module_with_batch_stats_and_dropout_trains():
-    pytest.importorskip("flax")
+    peers.importorskip("flax")
     import flax.linen as nn
 
     class Net(nn.Module):
@@ -188,7 +189,7 @@ def test_flax_module_with_batch_stats_and_dropout_trains():
 
 
 def test_flax_given_variables_and_config():
-    pytest.importorskip("flax")
+    peers.importorskip("flax")
     import flax.linen as nn
     module = nn.Dense(2)
     variables = module.init(jax.random.PRNGKey(1), jnp.ones((1, 3)))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import kerasish
+from tests import doctest_numbers
 
 PACKAGES = ["kerasish.layers.rnn", "kerasish.layers.attention",
             "kerasish.backend.rnn"]
@@ -31,7 +32,7 @@ def test_docstring_examples(name, capsys):
     globs = {"np": np, "kerasish": kerasish}
     globs.update({k: getattr(module, k) for k in dir(module)
                   if not k.startswith("__")})
-    result = doctest.testmod(module, extraglobs=globs,
-                             optionflags=doctest.ELLIPSIS |
-                             doctest.NORMALIZE_WHITESPACE)
+    result = doctest_numbers.testmod(module, extraglobs=globs,
+                                     optionflags=doctest.ELLIPSIS |
+                                     doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, capsys.readouterr().out

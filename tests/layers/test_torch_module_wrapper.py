@@ -8,8 +8,9 @@ import pytest
 import kerasish
 from kerasish import layers
 from kerasish.backend.tape import GradientTape
+from tests import peers
 
-torch = pytest.importorskip("torch")
+torch = peers.importorskip("torch")
 
 
 def mlp():

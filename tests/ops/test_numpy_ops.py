@@ -11,6 +11,13 @@ from kerasish.utils import check_grads
 rng = np.random.default_rng(0)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rng():
+    """Each test draws the same numbers whichever tests ran before it."""
+    global rng
+    rng = np.random.default_rng(0)
+
+
 def rand(*shape, low=None):
     x = rng.standard_normal(shape)
     if low is not None:

@@ -5,16 +5,16 @@ written by tests/fixtures/make_ops_reference.py with Keras's JAX backend.
 """
 import json
 import os
-import sys
 
 import numpy as np
 import pytest
 
 from kerasish import ops
+# Through the package: putting tests/fixtures on sys.path would make its
+# folder `keras` importable as a (fake) Keras for every later test.
+from tests.fixtures.ops_cases import CASES, NAMESPACE
 
 FIXTURES = os.path.join(os.path.dirname(__file__), os.pardir, "fixtures")
-sys.path.insert(0, FIXTURES)
-from ops_cases import CASES, NAMESPACE  # noqa: E402
 
 with open(os.path.join(FIXTURES, "ops_reference.json")) as _f:
     REFERENCE = json.load(_f)["cases"]

@@ -2,10 +2,10 @@
 
 Runs tests/fixtures/keras_check.py in an interpreter that has Keras: the
 one in $KERASISH_KERAS_PYTHON, the project's Keras virtualenv, or this
-interpreter if it can import `keras`. Without one the test is skipped
-(Keras is not a dependency of kerasish; CI has none).
+interpreter if the `keras` distribution is installed in it (not merely a
+folder named `keras`: tests/fixtures/keras is one). Without one the test
+is skipped (Keras is not a dependency of kerasish; CI has none).
 """
-import importlib.util
 import json
 import os
 import subprocess
@@ -15,6 +15,7 @@ import tempfile
 import numpy as np
 import pytest
 
+from tests import peers
 from tests.fixtures import families
 from tests.fixtures.npz_struct import flatten
 from tests.saving import interop
@@ -23,19 +24,13 @@ CHECK = os.path.join(os.path.dirname(interop.FIXTURES), "keras_check.py")
 KERAS_VENV = "/work/kvenv/bin/python"
 
 
-def _has_keras(python):
-    probe = "import importlib.util, sys; " \
-        "sys.exit(importlib.util.find_spec('keras') is None)"
-    return subprocess.run([python, "-c", probe],
-                          capture_output=True).returncode == 0
-
-
 def keras_python():
-    """An interpreter that can import Keras, else None."""
+    """An interpreter that has Keras installed, else None."""
     for python in (os.environ.get("KERASISH_KERAS_PYTHON"), KERAS_VENV):
-        if python and os.path.exists(python) and _has_keras(python):
+        if python and os.path.exists(python) and \
+                peers.interpreter_has(python, "keras"):
             return python
-    if importlib.util.find_spec("keras") is not None:
+    if peers.installed("keras"):
         return sys.executable
     return None
 
@@ -99,3 +94,13 @@ def test_keras_loads_state_saved_by_overridden_hooks(tmp_path):
     # A layer's own `save_own_variables` (extra key) and `save_assets`
     # (a file) as kerasish writes them are what Keras's hooks read back.
     _check_in_keras(tmp_path, ["custom_state"])
+
+
+def test_the_fixture_folder_named_keras_is_not_keras(monkeypatch):
+    # Another test puts tests/fixtures on sys.path, where the folder
+    # `keras` imports as a namespace package.
+    monkeypatch.syspath_prepend(os.path.dirname(interop.FIXTURES))
+    monkeypatch.delenv("KERASISH_KERAS_PYTHON", raising=False)
+    monkeypatch.setattr(sys.modules[__name__], "KERAS_VENV",
+                        "/nonexistent/bin/python")
+    assert (keras_python() is not None) == peers.installed("keras")

@@ -5,6 +5,7 @@ import kerasish
 from kerasish.data import Dataset
 from kerasish.utils import directory_utils
 from kerasish.utils.dataset_utils import split_dataset
+from tests import peers
 
 # Expected splits printed by real Keras 3.15 (tf.data path) for the same
 # calls, e.g. `keras.utils.split_dataset(np.arange(10), left_size=0.6,
@@ -119,7 +120,7 @@ def test_public_name():
 
 
 def test_torch_backend_split():
-    torch = pytest.importorskip("torch")
+    torch = peers.importorskip("torch")
     x = np.arange(10, dtype="float32")
     left, right = split_dataset(x, left_size=0.7, shuffle=True, seed=2,
                                 preferred_backend="torch")
