@@ -84,6 +84,7 @@ class SummaryWriter:
     def string_tensor(self, tag, text, step):
         """A bare string tensor under `tag` itself, as TF's Estimator
         writes `checkpoint_path` (`add_text` appends `/text_summary`)."""
+        # lazy: optional dependency (tensorboardX)
         from tensorboardX.proto import summary_pb2, tensor_pb2
         tensor = tensor_pb2.TensorProto(dtype="DT_STRING",
                                         string_val=[text.encode()])
@@ -96,6 +97,7 @@ class SummaryWriter:
         plugin data, which its Graphs tab draws as a conceptual graph (what
         Keras writes under the tag `keras`)."""
         # lazy: optional dependency
+        # lazy: optional dependency (tensorboardX)
         from tensorboardX.proto import summary_pb2, tensor_pb2
         metadata = summary_pb2.SummaryMetadata()
         metadata.plugin_data.plugin_name = "graph_keras_model"

@@ -24,7 +24,6 @@ Metric states of the replicas are summed into the driver's metrics (every
 built-in metric's state is additive), so logs are the local logs. The
 driver's variables (`ShardedVariable`) are pulled when read.
 """
-import cloudpickle
 import numpy as np
 import ray
 
@@ -502,7 +501,6 @@ def _check_rebuildable(blob):
                                    kwargs.get("dtype") or "float32")
         return Variable(initializer, **kwargs)
     try:
-        cloudpickle.dumps(blob)
         with weight_factory(zeros):
             serialization_lib.deserialize_keras_object(
                 blob["config"], custom_objects=blob["custom_objects"])

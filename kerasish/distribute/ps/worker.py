@@ -139,7 +139,10 @@ class Worker:
             model = serialization_lib.deserialize_keras_object(
                 blob["config"], custom_objects=blob["custom_objects"])
             if blob["compile"]:
-                model.compile_from_config(blob["compile"])
+                # Not `compile_from_config`: it builds the optimizer, whose
+                # slots (Adam's m and v of every table) a replica never uses.
+                model.compile(**serialization_lib.deserialize_keras_object(
+                    blob["compile"]))
             object.__setattr__(model, "optimizer",
                                PushingOptimizer(model.optimizer))
             if not model.built:

@@ -314,3 +314,22 @@ def test_monitored_training_session_trains_through_the_strategy(
     np.testing.assert_allclose([loss for loss, _ in seen_remote],
                                [loss for loss, _ in seen_local], rtol=1e-5)
     assert_same_weights(local, remote)
+
+
+def test_workers_keep_no_optimizer_state(strategies):
+    import ray
+    x, y = data()
+    strategy = strategies(num_workers=2, num_ps=1)
+    with strategy.scope():
+        model = mlp()
+    model.fit(x, y, batch_size=24, epochs=1, verbose=0)
+
+    def slots(worker):
+        inner = worker.model.optimizer._inner
+        return inner.built, len(inner.variables)
+    cluster = strategy.runtime.cluster
+    # The slots live on the shards only: a replica's optimizer is never
+    # built (its iterations and learning rate are its only variables).
+    for worker in cluster.workers:
+        built, count = ray.get(worker.__ray_call__.remote(slots))
+        assert not built and count == 2
