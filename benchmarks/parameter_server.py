@@ -35,7 +35,20 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-BENCH = os.path.normpath(os.path.join(ROOT, "..", "..", "shared", "bench"))
+
+
+def _shared_bench():
+    """The shared bench: beside the main checkout, or one level further
+    up from a worktree under /work/wt/."""
+    for up in (2, 3):
+        path = os.path.normpath(os.path.join(HERE, *[os.pardir] * up,
+                                             "shared", "bench"))
+        if os.path.isdir(path):
+            return path
+    return None
+
+
+BENCH = _shared_bench()
 BIG_VOCAB, BIG_EMB = 10_000_000, 16
 # One BLAS thread everywhere: Ray starts its actors with OMP_NUM_THREADS=1,
 # and on a loaded 2-core machine a 2-thread OpenBLAS local run spins (an

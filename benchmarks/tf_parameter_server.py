@@ -30,7 +30,20 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BENCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "bench"))
+
+
+def _shared_bench():
+    """The shared bench: beside the main checkout, or one level further
+    up from a worktree under /work/wt/."""
+    for up in (2, 3):
+        path = os.path.normpath(os.path.join(HERE, *[os.pardir] * up,
+                                             "shared", "bench"))
+        if os.path.isdir(path):
+            return path
+    return None
+
+
+BENCH = _shared_bench()
 # One thread per op pool, like the kerasish runs (OMP_NUM_THREADS=1): on a
 # loaded 2-core machine extra pool threads only spin.
 THREADS_ENV = dict(os.environ, OMP_NUM_THREADS="1",
