@@ -199,27 +199,32 @@ def traffic(runtime, x, y, batch, cfg):
     """Bytes per step, from the layout and the data, and measured."""
     import numpy as np
     layout, workers = runtime.layout, cfg["workers"]
+    columns = _table_columns(runtime.model)
     dense = [e for e in layout if not e["rows"]]
+    # An Embedding's gradient is rows (IndexedSlices) whether its table
+    # is pulled by rows or whole: the worker pushes it as rows either way.
     out = {"pull_dense_bytes": sum(_nbytes(e) for e in dense),
            "push_dense_bytes": sum(_nbytes(e) for e in dense
-                                   if e["trainable"]),
+                                   if e["trainable"] and
+                                   e["path"] not in columns),
            "table_bytes": sum(_nbytes(e) for e in layout
-                              if len(e["shape"]) == 2 and
-                              e["path"].endswith("embeddings"))}
-    rows = [e for e in layout if e["rows"]]
-    pull_rows = 0
-    if rows:
-        columns = _table_columns(runtime.model)
-        steps = len(y) // batch
-        for entry in rows:
-            ids = x[columns[entry["path"]]].reshape(steps, batch)
-            row_bytes = _nbytes(entry) // entry["shape"][0]
+                              if e["path"] in columns)}
+    pull_rows = push_rows = 0
+    steps = len(y) // batch
+    for entry in layout:
+        if entry["path"] not in columns:
+            continue
+        ids = x[columns[entry["path"]]].reshape(steps, batch)
+        # a row travels with its id (int32, as the batch has it)
+        row_bytes = _nbytes(entry) // entry["shape"][0] + ids.itemsize
+        push_rows += batch * row_bytes      # one row per lookup
+        if entry["rows"]:
             for part in np.array_split(ids, workers, axis=1):
                 unique = sum(len(np.unique(r)) for r in part) / steps
-                # a row travels with its id (int32, as the batch has it)
-                pull_rows += unique * (row_bytes + ids.itemsize)
+                pull_rows += unique * row_bytes
     # per worker and step (a sync step: every worker does this once)
     out["pull_rows_bytes"] = pull_rows / workers
+    out["push_rows_bytes"] = push_rows / workers
     out.update(measured_traffic(runtime, x, y, batch, workers))
     return out
 
