@@ -96,11 +96,12 @@ def start_cluster(tf, workers, shards):
     ports = _free_ports(workers + shards)
     spec = {"worker": [f"127.0.0.1:{p}" for p in ports[:workers]],
             "ps": [f"127.0.0.1:{p}" for p in ports[workers:]]}
-    # One intra-op thread per kernel. The inter-op pool needs several
-    # threads: TF's own in-process PS example sets 4 to avoid a deadlock,
-    # and with the 2-core default the first step here never finished.
-    config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=1,
-                                      inter_op_parallelism_threads=4)
+    # One intra-op thread per kernel. The inter-op pool needs threads for
+    # every task of the process: with the 2-core default the first step
+    # never finished, and with 4 threads 4 workers hung the same way.
+    config = tf.compat.v1.ConfigProto(
+        intra_op_parallelism_threads=1,
+        inter_op_parallelism_threads=4 * (workers + shards))
     servers = [tf.distribute.Server(spec, job_name=job, task_index=i,
                                     protocol="grpc", config=config,
                                     start=True)
@@ -115,6 +116,8 @@ def child(cfg):
     import tensorflow as tf
     from bench_data import SPECS, make_data
     tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(
+        4 * (cfg["workers"] + cfg["shards"]))
     batch = SPECS[cfg["model"]]["batch"]
     n = batch * cfg["steps"]
     x, y = make_data(cfg["model"], n, 0)
