@@ -112,12 +112,15 @@ def make_data(model_name, n, big_table):
 
 
 def rss_mb(pid="self"):
-    """VmRSS and VmHWM (peak) of a process, in MB."""
+    """VmRSS, VmHWM (peak) and the VmRSS split of a process, in MB.
+
+    RssShmem counts the pages of Ray's object store the process has
+    mapped (arguments and results read zero-copy); RssAnon its own."""
     out = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssShmem"):
                 out[key] = int(value.split()[0]) / 1024
     return out
 
