@@ -103,18 +103,11 @@ def embedding_lookup(params, ids, combiner, max_norm=None):
     return total * scale[:, None]
 
 
-class EmbeddingColumn(DenseColumn, collections.namedtuple(
-        "EmbeddingColumn", ("categorical_column", "dimension", "combiner",
-                            "initializer", "ckpt_to_load_from",
-                            "tensor_name_in_ckpt", "max_norm", "trainable",
-                            "use_safe_embedding_lookup"))):
-    """A trainable embedding of a categorical column's ids."""
+class EmbeddingLookup:
+    """What an embedding column and a shared one have in common: ids of a
+    categorical column looked up in an `embedding_weights` table."""
 
     __slots__ = ()
-
-    @property
-    def name(self):
-        return f"{self.categorical_column.name}_embedding"
 
     @property
     def parents(self):
@@ -127,19 +120,18 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple(
     def transform(self, cache):
         return self.categorical_column.get_ids(cache)
 
-    def create_state(self, layer):
-        initializer = self.initializer or initializers.TruncatedNormal(
+    def _table_initializer(self):
+        return self.initializer or initializers.TruncatedNormal(
             mean=0.0, stddev=1.0 / math.sqrt(self.dimension))
-        weights = layer.add_column_weight(
-            self, "embedding_weights",
-            (self.categorical_column.num_buckets, self.dimension),
-            initializer, trainable=self.trainable)
+
+    def _warm_started(self, weights):
+        """`weights`, set from `ckpt_to_load_from` when given."""
         if self.ckpt_to_load_from is not None:
-            # lazy: kept out of `import kerasish`
+            # lazy: the Estimator's checkpoints sit above feature columns
             from kerasish.estimator.checkpoints import load_variable
             weights.assign(load_variable(self.ckpt_to_load_from,
                                          self.tensor_name_in_ckpt))
-        return {"embedding_weights": weights}
+        return weights
 
     def get_dense_tensor(self, cache, layer=None):
         if layer is None:
@@ -148,6 +140,27 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple(
         params = layer.column_weights(self)["embedding_weights"]
         ids = cache.get(self, requester=self)
         return embedding_lookup(params, ids, self.combiner, self.max_norm)
+
+
+class EmbeddingColumn(EmbeddingLookup, DenseColumn, collections.namedtuple(
+        "EmbeddingColumn", ("categorical_column", "dimension", "combiner",
+                            "initializer", "ckpt_to_load_from",
+                            "tensor_name_in_ckpt", "max_norm", "trainable",
+                            "use_safe_embedding_lookup"))):
+    """A trainable embedding of a categorical column's ids."""
+
+    __slots__ = ()
+
+    @property
+    def name(self):
+        return f"{self.categorical_column.name}_embedding"
+
+    def create_state(self, layer):
+        weights = layer.add_column_weight(
+            self, "embedding_weights",
+            (self.categorical_column.num_buckets, self.dimension),
+            self._table_initializer(), trainable=self.trainable)
+        return {"embedding_weights": self._warm_started(weights)}
 
 
 def embedding_column(categorical_column, dimension, combiner="mean",

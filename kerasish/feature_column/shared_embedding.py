@@ -15,16 +15,16 @@ the sorted column names joined by `_` plus `_shared_embedding`
 an Estimator's variable store shares it between calls by that name.
 """
 import collections
-import math
 
 from kerasish import initializers
 from kerasish.feature_column.base import CategoricalColumn, DenseColumn
 from kerasish.feature_column.dense_columns import (_COMBINERS,
-                                                   embedding_lookup)
+                                                   EmbeddingLookup)
 
 
-class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
-        "SharedEmbeddingColumn", (
+class SharedEmbeddingColumn(
+        EmbeddingLookup, DenseColumn, collections.namedtuple(
+            "SharedEmbeddingColumn", (
             "categorical_column", "dimension", "combiner", "initializer",
             "shared_embedding_collection_name", "ckpt_to_load_from",
             "tensor_name_in_ckpt", "max_norm", "trainable",
@@ -38,40 +38,14 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
     def name(self):
         return f"{self.categorical_column.name}_shared_embedding"
 
-    @property
-    def parents(self):
-        return [self.categorical_column]
-
-    @property
-    def variable_shape(self):
-        return (self.dimension,)
-
-    def transform(self, cache):
-        return self.categorical_column.get_ids(cache)
-
     def create_state(self, layer):
-        initializer = self.initializer or initializers.TruncatedNormal(
-            mean=0.0, stddev=1.0 / math.sqrt(self.dimension))
         shape = (self.categorical_column.num_buckets, self.dimension)
         collection = self.shared_embedding_collection_name
         weights = layer.add_shared_weight(
             collection, "embedding_weights" if self.scoped else collection,
-            shape, initializer, trainable=self.trainable,
+            shape, self._table_initializer(), trainable=self.trainable,
             absolute=not self.scoped)
-        if self.ckpt_to_load_from is not None:
-            # lazy: the Estimator's checkpoints sit above feature columns.
-            from kerasish.estimator.checkpoints import load_variable
-            weights.assign(load_variable(self.ckpt_to_load_from,
-                                         self.tensor_name_in_ckpt))
-        return {"embedding_weights": weights}
-
-    def get_dense_tensor(self, cache, layer=None):
-        if layer is None:
-            raise ValueError(f"Column {self.name!r} needs the layer holding "
-                             "its embedding weights (use DenseFeatures).")
-        params = layer.column_weights(self)["embedding_weights"]
-        ids = cache.get(self, requester=self)
-        return embedding_lookup(params, ids, self.combiner, self.max_norm)
+        return {"embedding_weights": self._warm_started(weights)}
 
 
 def _shared(categorical_columns, dimension, combiner, initializer,
