@@ -6,6 +6,7 @@ already running; `"auto"` or `"ray://host:port"` joins a running cluster
 on error and at exit.
 """
 import atexit
+import contextlib
 import os
 import socket
 import weakref
@@ -118,10 +119,8 @@ class Cluster:
 
     def close(self):
         for actor in self.workers + self.shards:
-            try:
+            with contextlib.suppress(Exception):     # already gone
                 ray.kill(actor)
-            except Exception:   # already gone
-                pass
         self.workers, self.shards = [], []
         if self.owns_ray and ray.is_initialized():
             ray.shutdown()

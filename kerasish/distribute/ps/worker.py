@@ -54,7 +54,7 @@ class PushingOptimizer:
         return True     # the replica keeps no optimizer state
 
     def build(self, variables):
-        pass
+        """Nothing to build: the slots live on the shards."""
 
     def apply(self, grads, trainable_variables=None):
         if trainable_variables is None:
