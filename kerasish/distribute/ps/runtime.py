@@ -24,6 +24,8 @@ Metric states of the replicas are summed into the driver's metrics (every
 built-in metric's state is additive), so logs are the local logs. The
 driver's variables (`ShardedVariable`) are pulled when read.
 """
+import contextlib
+
 import numpy as np
 import ray
 
@@ -112,7 +114,12 @@ class ParameterServerRuntime(Runtime):
                                 "read the shards' digests")
 
     def shutdown(self):
-        """Stop every actor (and Ray, if this runtime started it)."""
+        """Stop every actor (and Ray, if this runtime started it). The
+        driver's variables keep the shards' last values: they are pulled
+        first (unless the shards are gone)."""
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):    # a shard already died
+                self.refresh()
         cluster, self.cluster = self.cluster, None
         self._inflight = {}
         if cluster is not None:

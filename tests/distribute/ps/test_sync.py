@@ -333,3 +333,14 @@ def test_workers_keep_no_optimizer_state(strategies):
     for worker in cluster.workers:
         built, count = ray.get(worker.__ray_call__.remote(slots))
         assert not built and count == 2
+
+
+def test_the_trained_weights_outlive_the_shards(strategies):
+    x, y = data()
+    local, remote = twins(mlp, strategies(num_workers=2, num_ps=2))
+    local.fit(x, y, batch_size=24, epochs=1, shuffle=False, verbose=0)
+    remote.fit(x, y, batch_size=24, epochs=1, shuffle=False, verbose=0)
+    remote._runtime.shutdown()      # nothing read the weights before
+    assert_same_weights(local, remote)
+    np.testing.assert_allclose(remote.predict(x, verbose=0),
+                               local.predict(x, verbose=0), atol=1e-6)
