@@ -163,6 +163,26 @@ class EmbeddingColumn(EmbeddingLookup, DenseColumn, collections.namedtuple(
         return {"embedding_weights": self._warm_started(weights)}
 
 
+def checked_embedding_arguments(dimension, combiner, initializer,
+                                ckpt_to_load_from, tensor_name_in_ckpt,
+                                max_norm):
+    """TF's checks of an embedding column's arguments; returns the
+    initializer (resolved from a name)."""
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if combiner not in _COMBINERS:
+        raise ValueError(f"combiner must be one of {_COMBINERS}. Given: "
+                         f"{combiner!r}")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and "
+                         "`tensor_name_in_ckpt` or none of them.")
+    if initializer is not None and not callable(initializer):
+        initializer = initializers.get(initializer)
+    if max_norm is not None and max_norm <= 0:
+        raise ValueError(f"max_norm must be positive. Given: {max_norm}")
+    return initializer
+
+
 def embedding_column(categorical_column, dimension, combiner="mean",
                      initializer=None, ckpt_to_load_from=None,
                      tensor_name_in_ckpt=None, max_norm=None, trainable=True,
@@ -202,18 +222,9 @@ def embedding_column(categorical_column, dimension, combiner="mean",
     if not isinstance(categorical_column, CategoricalColumn):
         raise ValueError("categorical_column must be a categorical column. "
                          f"Given: {categorical_column!r}")
-    if dimension is None or dimension < 1:
-        raise ValueError(f"Invalid dimension {dimension}.")
-    if combiner not in _COMBINERS:
-        raise ValueError(f"combiner must be one of {_COMBINERS}. Given: "
-                         f"{combiner!r}")
-    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
-        raise ValueError("Must specify both `ckpt_to_load_from` and "
-                         "`tensor_name_in_ckpt` or none of them.")
-    if initializer is not None and not callable(initializer):
-        initializer = initializers.get(initializer)
-    if max_norm is not None and max_norm <= 0:
-        raise ValueError(f"max_norm must be positive. Given: {max_norm}")
+    initializer = checked_embedding_arguments(
+        dimension, combiner, initializer, ckpt_to_load_from,
+        tensor_name_in_ckpt, max_norm)
     return EmbeddingColumn(categorical_column, int(dimension), combiner,
                            initializer, ckpt_to_load_from,
                            tensor_name_in_ckpt, max_norm, trainable,

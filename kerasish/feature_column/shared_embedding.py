@@ -16,10 +16,9 @@ an Estimator's variable store shares it between calls by that name.
 """
 import collections
 
-from kerasish import initializers
 from kerasish.feature_column.base import CategoricalColumn, DenseColumn
-from kerasish.feature_column.dense_columns import (_COMBINERS,
-                                                   EmbeddingLookup)
+from kerasish.feature_column.dense_columns import (
+    EmbeddingLookup, checked_embedding_arguments)
 
 
 class SharedEmbeddingColumn(
@@ -72,18 +71,9 @@ def _shared(categorical_columns, dimension, combiner, initializer,
                 f"{first!r} with buckets: {first.num_buckets} does not "
                 f"match column: {column!r} with buckets: "
                 f"{column.num_buckets}")
-    if dimension is None or dimension < 1:
-        raise ValueError(f"Invalid dimension {dimension}.")
-    if combiner not in _COMBINERS:
-        raise ValueError(f"combiner must be one of {_COMBINERS}. Given: "
-                         f"{combiner!r}")
-    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
-        raise ValueError("Must specify both `ckpt_to_load_from` and "
-                         "`tensor_name_in_ckpt` or none of them.")
-    if initializer is not None and not callable(initializer):
-        initializer = initializers.get(initializer)
-    if max_norm is not None and max_norm <= 0:
-        raise ValueError(f"max_norm must be positive. Given: {max_norm}")
+    initializer = checked_embedding_arguments(
+        dimension, combiner, initializer, ckpt_to_load_from,
+        tensor_name_in_ckpt, max_norm)
     name = shared_embedding_collection_name or "_".join(
         sorted(c.name for c in columns)) + "_shared_embedding"
     return [SharedEmbeddingColumn(
