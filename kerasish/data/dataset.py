@@ -222,6 +222,11 @@ class Dataset:
     def batch(self, batch_size, drop_remainder=False,
               num_parallel_calls=None, deterministic=None, name=None):
         """Stack consecutive elements into batches of `batch_size`."""
+        return self._batched(batch_size, drop_remainder, _stack)
+
+    def _batched(self, batch_size, drop_remainder, stack):
+        """Batches of `batch_size` consecutive elements, each made by
+        `stack(list_of_elements)`."""
         if int(batch_size) < 1:
             raise ValueError("`batch_size` must be a positive integer. "
                              f"Received: batch_size={batch_size}")
@@ -234,7 +239,7 @@ class Dataset:
                 if not chunk or (drop_remainder and
                                  len(chunk) < batch_size):
                     return
-                yield _stack(chunk)
+                yield stack(chunk)
         out = Dataset(iterate, _batched_cardinality(
             self._cardinality, batch_size, drop_remainder))
         out._batch_size = batch_size    # as tf.data: split_dataset reads it
@@ -267,23 +272,9 @@ class Dataset:
         ...                           padding_values=-1))).shape
         (3, 4)
         """
-        if int(batch_size) < 1:
-            raise ValueError("`batch_size` must be a positive integer. "
-                             f"Received: batch_size={batch_size}")
-        batch_size = int(batch_size)
-
-        def iterate():
-            it = self._raw()
-            while True:
-                chunk = list(itertools.islice(it, batch_size))
-                if not chunk or (drop_remainder and
-                                 len(chunk) < batch_size):
-                    return
-                yield pad_stack(chunk, padded_shapes, padding_values)
-        out = Dataset(iterate, _batched_cardinality(
-            self._cardinality, batch_size, drop_remainder))
-        out._batch_size = batch_size
-        return out
+        return self._batched(
+            batch_size, drop_remainder,
+            lambda chunk: pad_stack(chunk, padded_shapes, padding_values))
 
     def unbatch(self, name=None):
         """Split each element along its first axis."""
